@@ -1,0 +1,32 @@
+import type { BuildResult } from "../build/build.js";
+
+export const formatBytes = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+export function table(head: string[], rows: Array<Array<string | number>>): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  return `${[line(cells[0]), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n")}\n`;
+}
+
+export function median(values: number[]): number {
+  if (!values.length) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : Math.round((s[mid - 1] + s[mid]) / 2);
+}
+
+export function summaryTable(result: BuildResult): string {
+  const gz = result.bundles.map((b) => b.gzipBytes);
+  const largest = [...result.bundles].sort((a, b) => b.gzipBytes - a.gzipBytes)[0];
+  const rows: Array<[string, string]> = [
+    ["bundles built", String(result.built)],
+    ["bundles reused", String(result.reused)],
+    ["module sets compiled", String(result.shapesCompiled)],
+    ["total gzip", formatBytes(gz.reduce((a, b) => a + b, 0))],
+    ["median gzip", formatBytes(median(gz))],
+    ["largest bundle", largest ? `${largest.env}/${largest.site} ${formatBytes(largest.gzipBytes)} gzip (${formatBytes(largest.bytes)} min)` : "-"],
+    ["time", `${(result.timeMs / 1000).toFixed(2)} s`],
+  ];
+  return `\n${table(["summary", ""], rows)}`;
+}

@@ -1,0 +1,49 @@
+/** `sitetags inspect SITE --env ENV`: modules in a bundle, why, and their bytes. */
+import { build, MODULE_NAMES } from "../build/build.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatBytes, table } from "./format.js";
+
+export interface InspectData {
+  site: string;
+  env: string;
+  hosts: string[];
+  bytes: number;
+  gzipBytes: number;
+  budgetGzipBytes: number;
+  file: string;
+  integrity: string;
+  modules: Array<{ name: string; included: boolean; why: string; bytes: number }>;
+}
+
+export async function inspectBundle(options: { site: string; env: string; sitesDir: string; cacheDir: string; outDir: string }): Promise<{ ok: true; data: InspectData; text: string } | { ok: false; exitCode: number; diagnostics: Diagnostic[] }> {
+  const result = await build({ sitesDir: options.sitesDir, outDir: options.outDir, cacheDir: options.cacheDir, sites: [options.site], envs: [options.env], dryRun: true, force: true });
+  const report = result.bundles.find((b) => b.site === options.site && b.env === options.env);
+  if (!result.ok || !report) return { ok: false, exitCode: result.exitCode || 3, diagnostics: result.diagnostics };
+  const resolved = result.catalogue!.bundles.find((b) => b.site === options.site && b.env === options.env)!;
+  const modules: InspectData["modules"] = [
+    { name: "core", included: true, why: "always: boot, host check, logger, consent gate", bytes: report.moduleBytes.core ?? 0 },
+    ...MODULE_NAMES.map((name) => ({
+      name,
+      included: report.modules.includes(name),
+      why: report.modules.includes(name) ? `enabled at ${report.moduleSources[name] ?? "?"}` : "not enabled for this site and environment",
+      bytes: report.moduleBytes[name] ?? 0,
+    })),
+    { name: "config", included: true, why: "this site x environment's settings, inlined as data", bytes: report.moduleBytes.config ?? 0 },
+  ];
+  const data: InspectData = {
+    site: report.site,
+    env: report.env,
+    hosts: resolved.config.hosts[resolved.env] ?? [],
+    bytes: report.bytes,
+    gzipBytes: report.gzipBytes,
+    budgetGzipBytes: report.budgetGzipBytes,
+    file: report.file,
+    integrity: report.integrity,
+    modules,
+  };
+  const text =
+    `${report.env}/${report.site}: ${formatBytes(report.bytes)} minified, ${formatBytes(report.gzipBytes)} gzip (budget ${formatBytes(report.budgetGzipBytes)})\n` +
+    `hosts: ${data.hosts.join(", ")}\nfile: ${report.file}\n\n` +
+    table(["module", "in bundle", "minified bytes", "why"], modules.map((m) => [m.name, m.included ? "yes" : "no", m.included ? m.bytes : "-", m.why]));
+  return { ok: true, data, text };
+}

@@ -1,0 +1,32 @@
+/**
+ * The plain data inlined into each bundle: the resolved settings of one
+ * site x environment. Inferred from the zod schemas; the runtime imports
+ * this file's types only.
+ */
+import type { EnvName, ModulesConfig, Settings } from "./schema.js";
+
+export interface SiteIdentity {
+  code: string;
+  name: string;
+  appId: string;
+  spa: boolean;
+  internal: boolean;
+}
+
+export interface BundleConfig extends Omit<Settings, "budget" | "modules"> {
+  /** Format version of this object. */
+  v: 1;
+  site: SiteIdentity;
+  /** The environment this bundle was built for. */
+  env: EnvName;
+  /** Every host of the site, per environment (the hostname table). */
+  hosts: Partial<Record<EnvName, string[]>>;
+  apexDomain: string;
+  dataLayerName: string;
+  defaultEnv: EnvName;
+  envFallback: Array<{ pattern: string; env: EnvName }>;
+  /** Only the enabled modules, with resolved settings. */
+  modules: { [K in keyof ModulesConfig]?: NonNullable<ModulesConfig[K]> };
+}
+
+export type { EnvName, ConsentCategory, ChatModuleConfig, SurveyModuleConfig, ModulesConfig, Timing, ConsentSettings, ModuleName } from "./schema.js";

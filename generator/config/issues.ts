@@ -1,0 +1,186 @@
+/**
+ * Turns zod issues into located diagnostics: code, message, key path,
+ * file:line:col and a code frame; unknown keys get the nearest valid key.
+ */
+import type { z } from "zod";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatPath } from "../diagnostics/diagnostic.js";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { diagnosticAtOffset, offsetOf, type YamlSource } from "./yaml-source.js";
+
+type Issue = z.core.$ZodIssue;
+
+/** Levenshtein distance, for "did you mean". */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType };
+const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (;;) {
+    const def = defOf(s);
+    if ((def.type === "optional" || def.type === "default" || def.type === "prefault" || def.type === "nullable" || def.type === "readonly") && def.innerType) s = def.innerType;
+    else if (def.type === "pipe" && def.in) s = def.in;
+    else return s;
+  }
+}
+
+/** The object keys the schema allows at a key path. */
+export function allowedKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
+  let s: z.ZodType | undefined = unwrap(schema);
+  for (const segment of path) {
+    if (!s) return [];
+    const def = defOf(s);
+    if (def.type === "object") s = def.shape?.[String(segment)];
+    else if (def.type === "array") s = def.element;
+    else if (def.type === "record") s = def.valueType;
+    else return [];
+    if (s) s = unwrap(s);
+  }
+  if (!s) return [];
+  const def = defOf(s);
+  return def.type === "object" ? Object.keys(def.shape ?? {}) : [];
+}
+
+const describe = (value: unknown): string => {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  return `${typeof value} ${String(value)}`;
+};
+
+function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v = data as Record<PropertyKey, unknown> | undefined;
+  for (const p of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = v[p as string] as Record<PropertyKey, unknown> | undefined;
+  }
+  return v;
+}
+
+export interface IssueContext {
+  /** The schema the data was parsed with (for key suggestions). */
+  schema: z.ZodType;
+  /** Where this data sits inside the file (e.g. [] for a whole file). */
+  prefix?: ReadonlyArray<PropertyKey>;
+  /** Names the registry offers, for CONFIG_UNKNOWN_MODULE suggestions. */
+  moduleNames: readonly string[];
+  /** The data that was validated, for messages. */
+  data: unknown;
+}
+
+/** Which source file a merged-config path came from (for merged validation). */
+export type SourcePicker = (path: ReadonlyArray<PropertyKey>) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey> };
+
+export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker, ctx: IssueContext): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) {
+    const path = issue.path as PropertyKey[];
+    if (issue.code === "unrecognized_keys") {
+      const parentKey = String(path[path.length - 1] ?? "");
+      for (const key of issue.keys) {
+        const keyPath = [...path, key];
+        const { source, prefix } = pick(keyPath);
+        const full = [...prefix, ...keyPath];
+        let code: DiagnosticCode = "CONFIG_UNKNOWN_KEY";
+        let candidates = allowedKeysAt(ctx.schema, path);
+        let noun = "key";
+        if (parentKey === "modules") {
+          code = "CONFIG_UNKNOWN_MODULE";
+          candidates = [...ctx.moduleNames];
+          noun = "module";
+        } else if (parentKey === "hosts" || parentKey === "envs") {
+          code = "CONFIG_UNKNOWN_ENV";
+          noun = "environment";
+        }
+        const suggestion = nearest(key, candidates);
+        const message = `unknown ${noun} "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (expected one of ${candidates.map((c) => `"${c}"`).join(", ")})`}`;
+        out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, "key"), formatPath(full)));
+      }
+      continue;
+    }
+    const { source, prefix } = pick(path);
+    const full = [...prefix, ...path];
+    const received = valueAt(ctx.data, path);
+    let code: DiagnosticCode;
+    let message: string;
+    switch (issue.code) {
+      case "invalid_type":
+        if (received === undefined) {
+          code = "CONFIG_MISSING_KEY";
+          message = `missing required key "${String(path[path.length - 1] ?? "")}" (${issue.expected})`;
+        } else {
+          code = "CONFIG_INVALID_TYPE";
+          message = `expected ${issue.expected}, got ${describe(received)}`;
+        }
+        break;
+      case "too_small":
+      case "too_big": {
+        code = "CONFIG_OUT_OF_RANGE";
+        const limit = issue.code === "too_small" ? issue.minimum : issue.maximum;
+        const word = issue.code === "too_small" ? "at least" : "at most";
+        if (issue.origin === "array") message = `needs ${word} ${String(limit)} item${Number(limit) === 1 ? "" : "s"}`;
+        else if (issue.origin === "string") message = `needs ${word} ${String(limit)} character${Number(limit) === 1 ? "" : "s"}`;
+        else message = `${String(received)} is out of range: must be ${word} ${String(limit)}`;
+        break;
+      }
+      case "not_multiple_of":
+        code = "CONFIG_OUT_OF_RANGE";
+        message = `${String(received)} must be a multiple of ${String(issue.divisor)}`;
+        break;
+      case "invalid_value": {
+        code = "CONFIG_INVALID_VALUE";
+        const options = issue.values.map((v) => JSON.stringify(v));
+        const suggestion = typeof received === "string" ? nearest(received, issue.values.map(String)) : undefined;
+        message = `${describe(received)} is not allowed: expected one of ${options.join(", ")}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`;
+        break;
+      }
+      case "invalid_format":
+        code = "CONFIG_INVALID_VALUE";
+        message = `${describe(received)} ${issue.message.startsWith("Invalid") ? "has an invalid format" : issue.message}`;
+        break;
+      case "custom": {
+        const given = (issue.params as { code?: DiagnosticCode } | undefined)?.code;
+        code = given ?? "CONFIG_INVALID_VALUE";
+        message = issue.message;
+        break;
+      }
+      case "invalid_union":
+        code = "CONFIG_INVALID_VALUE";
+        message = `${describe(received)} matches none of the allowed forms`;
+        break;
+      default:
+        code = "CONFIG_INVALID_VALUE";
+        message = issue.message;
+    }
+    out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full), formatPath(full)));
+  }
+  return out;
+}

@@ -1,0 +1,259 @@
+/**
+ * Loads the catalogue: sites/_org.yaml and sites/CODE.yaml. Parses with
+ * positions, validates with the zod schemas, runs the cross-file checks and
+ * resolves one BundleConfig per site x environment. Every problem in every
+ * file is collected; nothing stops at the first.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+
+import { z } from "zod";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { ENV_NAMES } from "./constants.js";
+import { HostsSchema, OrgFileSchema, SettingsSchema, SiteCodeSchema, SiteFileSchema, type EnvName, type OrgFile, type Settings, type SiteFile } from "./schema.js";
+import type { BundleConfig } from "./bundle-config.js";
+import { issuesToDiagnostics } from "./issues.js";
+import { diagnosticAtOffset, hasPath, offsetOf, parseYamlSource, type YamlSource } from "./yaml-source.js";
+
+export const ORG_FILE = "_org.yaml";
+
+/** The parts of a site file the cross-file checks need (used when the rest is invalid). */
+const SiteIdentitySchema = z.looseObject({ code: SiteCodeSchema, hosts: HostsSchema, envs: z.looseObject({}).optional() });
+
+export interface ResolvedBundle {
+  site: string;
+  env: EnvName;
+  config: BundleConfig;
+  budgetGzipBytes: number;
+  /** Enabled module names, sorted. */
+  modules: string[];
+  /** Which file enabled each module (for `inspect`). */
+  moduleSources: Record<string, string>;
+  /** Where the budget was set (for BUILD_OVER_BUDGET). */
+  budgetSource?: { file: string; line: number; column: number };
+}
+
+export interface SiteModel {
+  code: string;
+  file: string;
+  data: SiteFile;
+  envs: EnvName[];
+}
+
+export interface Catalogue {
+  sitesDir: string;
+  org?: OrgFile;
+  sites: SiteModel[];
+  bundles: ResolvedBundle[];
+  diagnostics: Diagnostic[];
+  /** Raw file texts, for hashing. */
+  files: Array<{ file: string; text: string }>;
+}
+
+export interface LoadOptions {
+  sitesDir: string;
+  /** Module names the runtime registry offers. */
+  moduleNames: readonly string[];
+  cwd?: string;
+}
+
+type Plain = Record<string, unknown>;
+const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced. */
+export function mergeLayers(...layers: unknown[]): Plain {
+  const out: Plain = {};
+  for (const layer of layers) {
+    if (!isPlain(layer)) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (value === undefined) continue;
+      out[key] = isPlain(value) && isPlain(out[key]) ? mergeLayers(out[key], value) : isPlain(value) ? mergeLayers(value) : value;
+    }
+  }
+  return out;
+}
+
+const SETTING_KEYS = Object.keys(SettingsSchema.shape);
+const pickSettings = (data: unknown): Plain => {
+  const out: Plain = {};
+  if (isPlain(data)) for (const k of SETTING_KEYS) if (data[k] !== undefined) out[k] = data[k];
+  return out;
+};
+
+export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
+  const cwd = options.cwd ?? process.cwd();
+  const display = (abs: string) => relative(cwd, abs) || abs;
+  const diagnostics: Diagnostic[] = [];
+  const catalogue: Catalogue = { sitesDir: options.sitesDir, sites: [], bundles: [], diagnostics, files: [] };
+
+  let names: string[];
+  try {
+    names = (await readdir(options.sitesDir)).filter((n) => n.endsWith(".yaml") || n.endsWith(".yml")).sort();
+  } catch {
+    diagnostics.push({ code: "CONFIG_NO_SITES", message: `cannot read the sites directory ${display(options.sitesDir)}`, severity: "error", file: display(options.sitesDir) });
+    return catalogue;
+  }
+  const texts = await Promise.all(names.map((n) => readFile(join(options.sitesDir, n), "utf8")));
+  names.forEach((n, i) => catalogue.files.push({ file: n, text: texts[i] }));
+
+  // Parse every file first (syntax errors of all files are reported together).
+  const sources = new Map<string, YamlSource>();
+  names.forEach((name, i) => {
+    const { source, diagnostics: found } = parseYamlSource(display(join(options.sitesDir, name)), texts[i]);
+    diagnostics.push(...found);
+    if (found.length === 0) sources.set(name, source);
+  });
+
+  // The organisation file.
+  let orgSource: YamlSource | undefined;
+  if (!names.includes(ORG_FILE)) {
+    diagnostics.push({ code: "CONFIG_ORG_MISSING", message: `no ${ORG_FILE} in ${display(options.sitesDir)}`, severity: "error", file: display(join(options.sitesDir, ORG_FILE)) });
+  } else if (sources.has(ORG_FILE)) {
+    orgSource = sources.get(ORG_FILE)!;
+    const parsed = OrgFileSchema.safeParse(orgSource.data);
+    if (parsed.success) catalogue.org = parsed.data;
+    else diagnostics.push(...issuesToDiagnostics(parsed.error.issues, () => ({ source: orgSource!, prefix: [] }), { schema: OrgFileSchema, moduleNames: options.moduleNames, data: orgSource.data }));
+  }
+
+  const siteNames = names.filter((n) => !n.startsWith("_"));
+  if (siteNames.length === 0) diagnostics.push({ code: "CONFIG_NO_SITES", message: `no site files in ${display(options.sitesDir)}`, severity: "error" });
+
+  // Each site file on its own.
+  const byCode = new Map<string, SiteModel>();
+  const hostOwner = new Map<string, { site: string; file: string; line: number; column: number }>();
+  for (const name of siteNames) {
+    const source = sources.get(name);
+    if (!source) continue;
+    const parsed = SiteFileSchema.safeParse(source.data);
+    let ok = parsed.success;
+    if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, () => ({ source, prefix: [] }), { schema: SiteFileSchema, moduleNames: options.moduleNames, data: source.data }));
+    // The cross-file checks still run when other parts of the file are wrong.
+    const identity = parsed.success ? parsed.data : SiteIdentitySchema.safeParse(source.data).data;
+    if (!identity) continue;
+    const data = identity as SiteFile;
+    const expected = name.replace(/\.ya?ml$/, "");
+    if (data.code !== expected) {
+      diagnostics.push(diagnosticAtOffset(source, "CONFIG_CODE_MISMATCH", `site code "${data.code}" differs from the file name "${name}" (rename one of them)`, offsetOf(source, ["code"]), "code"));
+      ok = false;
+    }
+    const previous = byCode.get(data.code);
+    if (previous) {
+      diagnostics.push(diagnosticAtOffset(source, "CONFIG_DUPLICATE_SITE", `site code "${data.code}" is already declared in ${previous.file}`, offsetOf(source, ["code"]), "code"));
+      ok = false;
+    }
+    const envs = ENV_NAMES.filter((env) => data.hosts[env] !== undefined);
+    if (envs.length === 0) {
+      diagnostics.push(diagnosticAtOffset(source, "CONFIG_NO_ENVIRONMENTS", `site "${data.code}" has no environments: list hosts for at least one of ${ENV_NAMES.join(", ")}`, offsetOf(source, ["hosts"], "key"), "hosts"));
+      ok = false;
+    }
+    for (const env of envs) {
+      const hosts = data.hosts[env]!;
+      if (hosts.length === 0) {
+        diagnostics.push(diagnosticAtOffset(source, "CONFIG_ENV_NO_HOSTS", `environment "${env}" has no hosts (remove it or list at least one host)`, offsetOf(source, ["hosts", env], "key"), `hosts.${env}`));
+        ok = false;
+      }
+      hosts.forEach((host, i) => {
+        const offset = offsetOf(source, ["hosts", env, i]);
+        const owner = hostOwner.get(host);
+        if (owner) {
+          const who = owner.site === data.code ? "this site already" : `site "${owner.site}"`;
+          diagnostics.push(diagnosticAtOffset(source, "CONFIG_HOST_CONFLICT", `host "${host}" is already claimed by ${who} (${owner.file}:${owner.line}:${owner.column})`, offset, `hosts.${env}[${i}]`));
+          ok = false;
+        } else {
+          const pos = source.lines.linePos(offset);
+          hostOwner.set(host, { site: data.code, file: source.file, line: pos.line, column: pos.col });
+        }
+      });
+    }
+    for (const env of ENV_NAMES) {
+      if (data.envs?.[env] !== undefined && data.hosts[env] === undefined) {
+        diagnostics.push(diagnosticAtOffset(source, "CONFIG_ENV_NOT_HOSTED", `overrides for environment "${env}", which has no hosts on this site`, offsetOf(source, ["envs", env], "key"), `envs.${env}`));
+        ok = false;
+      }
+    }
+    const model: SiteModel = { code: data.code, file: source.file, data, envs: envs.filter((e) => (data.hosts[e]?.length ?? 0) > 0) };
+    if (!previous) byCode.set(data.code, model);
+    if (!parsed.success) continue;
+    if (ok) catalogue.sites.push(model);
+  }
+
+  // Resolve site x env. Errors of the merged config are reported in the most
+  // specific file that sets (a prefix of) the offending path.
+  if (catalogue.org && orgSource) {
+    const org = catalogue.org;
+    const orgRaw = orgSource.data as Plain;
+    const seen = new Set<string>();
+    for (const site of catalogue.sites) {
+      const source = sources.get(`${site.code}.yaml`) ?? sources.get(`${site.code}.yml`)!;
+      const siteRaw = source.data as Plain;
+      for (const env of site.envs) {
+        const layers: Array<{ source: YamlSource; prefix: PropertyKey[]; data: unknown }> = [
+          { source: orgSource, prefix: [], data: pickSettings(orgRaw) },
+          { source: orgSource, prefix: ["envs", env], data: pickSettings((orgRaw.envs as Plain | undefined)?.[env]) },
+          { source, prefix: [], data: pickSettings(siteRaw) },
+          { source, prefix: ["envs", env], data: pickSettings((siteRaw.envs as Plain | undefined)?.[env]) },
+        ];
+        const merged = mergeLayers(...layers.map((l) => l.data));
+        const parsed = SettingsSchema.safeParse(merged);
+        if (!parsed.success) {
+          const pick = (path: ReadonlyArray<PropertyKey>) => {
+            for (let len = path.length; len >= 1; len--) {
+              for (let i = layers.length - 1; i >= 0; i--) {
+                if (hasPath(layers[i].source, [...layers[i].prefix, ...path.slice(0, len)])) return layers[i];
+              }
+            }
+            return layers[2];
+          };
+          for (const d of issuesToDiagnostics(parsed.error.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged })) {
+            const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            diagnostics.push({ ...d, message: `${d.message} (in ${site.code}/${env})` });
+          }
+          continue;
+        }
+        catalogue.bundles.push(toBundle(org, site, env, parsed.data, layers));
+      }
+    }
+  }
+
+  catalogue.diagnostics = sortDiagnostics(diagnostics);
+  return catalogue;
+}
+
+function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: Array<{ source: YamlSource; prefix: PropertyKey[] }>): ResolvedBundle {
+  const { budget, modules, ...rest } = settings;
+  const enabled: BundleConfig["modules"] = {};
+  const moduleSources: Record<string, string> = {};
+  for (const [name, value] of Object.entries(modules) as Array<[keyof typeof modules, (typeof modules)[keyof typeof modules]]>) {
+    if (!value || value.enabled === false) continue;
+    (enabled as Record<string, unknown>)[name] = value;
+    const from = [...layers].reverse().find((l) => hasPath(l.source, [...l.prefix, "modules", name]));
+    if (from) {
+      const pos = from.source.lines.linePos(offsetOf(from.source, [...from.prefix, "modules", name], "key"));
+      moduleSources[name] = `${from.source.file}:${pos.line}:${pos.col}`;
+    }
+  }
+  const hosts: BundleConfig["hosts"] = {};
+  for (const e of site.envs) hosts[e] = site.data.hosts[e];
+  const config: BundleConfig = {
+    v: 1,
+    site: { code: site.code, name: site.data.name, appId: site.data.appId, spa: site.data.spa, internal: site.data.internal },
+    env,
+    hosts,
+    apexDomain: org.apexDomain,
+    dataLayerName: org.dataLayerName,
+    defaultEnv: org.defaultEnv,
+    envFallback: org.envFallback,
+    ...rest,
+    modules: enabled,
+  };
+  const budgetLayer = [...layers].reverse().find((l) => hasPath(l.source, [...l.prefix, "budget", "gzipBytes"]));
+  let budgetSource: ResolvedBundle["budgetSource"];
+  if (budgetLayer) {
+    const pos = budgetLayer.source.lines.linePos(offsetOf(budgetLayer.source, [...budgetLayer.prefix, "budget", "gzipBytes"]));
+    budgetSource = { file: budgetLayer.source.file, line: pos.line, column: pos.col };
+  }
+  return { site: site.code, env, config, budgetGzipBytes: budget.gzipBytes, modules: Object.keys(enabled).sort(), moduleSources, budgetSource };
+}
+

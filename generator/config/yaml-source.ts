@@ -1,0 +1,90 @@
+/**
+ * YAML files parsed with source positions (eemeli/yaml's LineCounter and node
+ * ranges), so that every diagnostic can point at file:line:col.
+ */
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node } from "yaml";
+import { codeFrame, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+
+export interface YamlSource {
+  /** Path as shown to people (relative to the working directory). */
+  file: string;
+  text: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  /** The plain data (undefined when the YAML had errors). */
+  data: unknown;
+}
+
+export function parseYamlSource(file: string, text: string): { source: YamlSource; diagnostics: Diagnostic[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  const source: YamlSource = { file, text, doc, lines, data: undefined };
+  const diagnostics: Diagnostic[] = [];
+  for (const err of doc.errors) {
+    const code: DiagnosticCode = err.code === "DUPLICATE_KEY" ? "YAML_DUPLICATE_KEY" : "YAML_SYNTAX";
+    diagnostics.push(diagnosticAtOffset(source, code, err.message.replace(/\s+/g, " ").trim(), err.pos[0]));
+  }
+  if (diagnostics.length === 0) source.data = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  return { source, diagnostics };
+}
+
+export function diagnosticAtOffset(source: YamlSource, code: DiagnosticCode, message: string, offset: number, path?: string): Diagnostic {
+  const { line, col } = source.lines.linePos(Math.min(offset, source.text.length));
+  return {
+    code,
+    message,
+    file: source.file,
+    line,
+    column: col,
+    path,
+    severity: "error",
+    frame: codeFrame(source.text, line, col),
+  };
+}
+
+export interface Located {
+  /** The key node of the last path segment, when it exists. */
+  key?: Node;
+  /** The value node at the path, when it exists. */
+  value?: Node;
+  /** How many path segments were found. */
+  depth: number;
+}
+
+/** Follows a key path through the document as far as it exists. */
+export function locate(source: YamlSource, path: ReadonlyArray<PropertyKey>): Located {
+  let node: unknown = source.doc.contents;
+  let key: Node | undefined;
+  let depth = 0;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      key = pair.key as Node;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === "number" && segment < node.items.length) {
+      key = undefined;
+      node = node.items[segment];
+    } else break;
+    depth++;
+  }
+  return { key: depth === path.length ? key : key, value: node as Node | undefined, depth };
+}
+
+/** The offset to report for a path: the value for a found path, else the deepest found key. */
+export function offsetOf(source: YamlSource, path: ReadonlyArray<PropertyKey>, prefer: "key" | "value" = "value"): number {
+  const found = locate(source, path);
+  if (found.depth === path.length) {
+    const node = prefer === "key" && found.key ? found.key : (found.value ?? found.key);
+    if (node?.range) return node.range[0];
+  }
+  if (found.key?.range) return found.key.range[0];
+  const root = source.doc.contents as Node | null;
+  return root?.range ? root.range[0] : 0;
+}
+
+/** Whether the path exists in the file (all segments present). */
+export function hasPath(source: YamlSource, path: ReadonlyArray<PropertyKey>): boolean {
+  return locate(source, path).depth === path.length;
+}
