@@ -29,6 +29,7 @@ Options:
   --sites DIR            config directory (default sites/)
   --out DIR              output directory (default dist/; for schema: where to write)
   --json                 machine-readable output on stdout
+  --cache DIR            compile cache (default .sitetags-cache/)
   --force                rebuild even when the manifest says a bundle is up to date
   --workers N            worker threads (default: one per core)
   -h, --help             this text
@@ -82,6 +83,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         json: { type: "boolean", default: false },
         force: { type: "boolean", default: false },
         workers: { type: "string" },
+        cache: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -98,6 +100,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const defaults = defaultPaths(io.cwd);
   const sitesDir = values.sites ? resolve(io.cwd, values.sites) : defaults.sitesDir;
   const outDir = values.out ? resolve(io.cwd, values.out) : defaults.outDir;
+  const cacheDir = values.cache ? resolve(io.cwd, values.cache) : defaults.cacheDir;
   const json = values.json;
   try {
     const workers = values.workers === undefined ? undefined : Number(values.workers);
@@ -107,7 +110,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         if (rest.length) throw new UsageError(`build takes no positional arguments (got ${rest.join(" ")})`);
         const shard = parseShard(values.shard);
         const progress = makeProgress(io, json);
-        const result = await build({ sitesDir, outDir, cacheDir: defaults.cacheDir, sites: values.site, envs: values.env, shard, force: values.force, workers, onProgress: progress.update });
+        const result = await build({ sitesDir, outDir, cacheDir, sites: values.site, envs: values.env, shard, force: values.force, workers, onProgress: progress.update });
         progress.end();
         return finishBuild(io, result, json);
       }
@@ -141,7 +144,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       case "inspect": {
         if (rest.length !== 1) throw new UsageError("inspect takes one site code: sitetags inspect SITE --env ENV");
         if (values.env?.length !== 1) throw new UsageError("inspect needs exactly one --env ENV");
-        const report = await inspectBundle({ site: rest[0], env: values.env[0], sitesDir, cacheDir: defaults.cacheDir, outDir });
+        const report = await inspectBundle({ site: rest[0], env: values.env[0], sitesDir, cacheDir, outDir });
         if (!report.ok) {
           if (json) io.stdout(`${JSON.stringify({ diagnostics: report.diagnostics.map(toJson) }, null, 2)}\n`);
           reportDiagnostics(io, report.diagnostics, json);

@@ -1,0 +1,318 @@
+/**
+ * The build: catalogue -> build plan -> generated entries -> rollup + terser
+ * -> dist/ + manifest. Incremental (unchanged inputs are reused), parallel
+ * (worker threads), deterministic (no timestamps; sorted manifest) and atomic
+ * (nothing is written unless every bundle succeeded).
+ */
+import { mkdir, readFile, rename, rm, writeFile, readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync, constants as zlib } from "node:zlib";
+import { loadCatalogue, type Catalogue, type ResolvedBundle } from "../config/load.js";
+import { ModulesSchema } from "../config/schema.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { computeRuntimeHash, sha256, sha384Integrity, stableStringify } from "./hash.js";
+import { CONFIG_TOKEN, transpileEntry, writeEntry } from "./entry.js";
+import { readRegistry, type RegistryEntry } from "./registry.js";
+import { compileRuntime } from "./compile-runtime.js";
+import { runShapeJobs, type JobOutcome } from "./pool.js";
+import type { ShapeJob, ShapeResult } from "./compile-shape.js";
+import { packageRoot } from "./paths.js";
+
+export interface ManifestEntry {
+  site: string;
+  env: string;
+  file: string;
+  alias: string;
+  bytes: number;
+  gzipBytes: number;
+  integrity: string;
+  modules: string[];
+  inputsHash: string;
+}
+
+export interface Manifest {
+  bundles: ManifestEntry[];
+}
+
+export interface BundleReport extends ManifestEntry {
+  status: "built" | "reused";
+  budgetGzipBytes: number;
+  /** Minified bytes per module (core + each feature module), estimated from rollup's rendered lengths. */
+  moduleBytes: Record<string, number>;
+  moduleSources: Record<string, string>;
+}
+
+export interface BuildOptions {
+  sitesDir?: string;
+  outDir?: string;
+  cacheDir?: string;
+  /** Narrow to these site codes. */
+  sites?: string[];
+  /** Narrow to these environments. */
+  envs?: string[];
+  /** 1-based slice I of N of the sorted bundle list. */
+  shard?: { index: number; count: number };
+  workers?: number;
+  /** Ignore the manifest (rebuild everything selected); the shape cache still applies. */
+  force?: boolean;
+  onProgress?: (event: { done: number; total: number; label: string }) => void;
+  /** Compile and check but write nothing (used by inspect). */
+  dryRun?: boolean;
+}
+
+export interface BuildResult {
+  ok: boolean;
+  /** 1 invalid configuration, 3 build failure (contract exit codes); 0 success. */
+  exitCode: 0 | 1 | 3;
+  diagnostics: Diagnostic[];
+  bundles: BundleReport[];
+  built: number;
+  reused: number;
+  shapesCompiled: number;
+  timeMs: number;
+  manifest?: Manifest;
+  catalogue?: Catalogue;
+}
+
+export const MODULE_NAMES = Object.keys(ModulesSchema.shape);
+
+const FORBIDDEN: Array<[RegExp, string]> = [
+  [/\beval\s*\(/, "eval("],
+  [/\bnew Function\b|\bFunction\s*\(\s*["'`]/, "new Function"],
+  [/document\.write(ln)?\s*\(/, "document.write"],
+  [/\bset(Timeout|Interval)\(\s*["'`]/, "a string timer"],
+];
+
+export function defaultPaths(cwd = process.cwd()) {
+  return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
+}
+
+/** Serialises the config for inlining: valid JS in every engine (U+2028/9 escaped). */
+export function inlineConfig(config: unknown): string {
+  return JSON.stringify(config).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/<\//g, "<\\/");
+}
+
+export function selectBundles(all: ResolvedBundle[], options: Pick<BuildOptions, "sites" | "envs" | "shard">): ResolvedBundle[] {
+  const sorted = [...all].sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env));
+  const narrowed = sorted.filter((b) => (!options.sites?.length || options.sites.includes(b.site)) && (!options.envs?.length || options.envs.includes(b.env)));
+  if (!options.shard) return narrowed;
+  const { index, count } = options.shard;
+  return narrowed.filter((_, i) => i % count === index - 1);
+}
+
+export async function readManifest(outDir: string): Promise<Manifest> {
+  try {
+    const parsed = JSON.parse(await readFile(join(outDir, "manifest.json"), "utf8")) as Manifest;
+    return Array.isArray(parsed.bundles) ? parsed : { bundles: [] };
+  } catch {
+    return { bundles: [] };
+  }
+}
+
+async function cachedJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeAtomic(file: string, data: string | Uint8Array) {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+function usageDiagnostics(catalogue: Catalogue, options: BuildOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const codes = new Set(catalogue.bundles.map((b) => b.site));
+  for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue`, severity: "error" });
+  const envs = new Set(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
+  for (const env of options.envs ?? []) if (!envs.has(env as ResolvedBundle["env"])) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"`, severity: "error" });
+  return out;
+}
+
+export async function build(options: BuildOptions = {}): Promise<BuildResult> {
+  const started = performance.now();
+  const defaults = defaultPaths();
+  const sitesDir = options.sitesDir ?? defaults.sitesDir;
+  const outDir = options.outDir ?? defaults.outDir;
+  const cacheDir = options.cacheDir ?? defaults.cacheDir;
+  const root = packageRoot();
+  const runtimeDir = join(root, "runtime-modules");
+  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, shapesCompiled: 0, timeMs: 0 };
+  const done = (r: BuildResult) => ({ ...r, timeMs: Math.round(performance.now() - started) });
+
+  const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+  result.catalogue = catalogue;
+  if (catalogue.diagnostics.length) return done({ ...result, diagnostics: catalogue.diagnostics });
+  const usage = usageDiagnostics(catalogue, options);
+  if (usage.length) return done({ ...result, diagnostics: usage });
+
+  const selected = selectBundles(catalogue.bundles, options);
+  const runtimeHash = computeRuntimeHash(root);
+  const previous = options.force ? { bundles: [] } : await readManifest(outDir);
+  const previousByKey = new Map(previous.bundles.map((b) => [`${b.site}/${b.env}`, b]));
+
+  // Plan: which bundles can be reused as they are, which shapes need compiling.
+  const toBuild: Array<{ bundle: ResolvedBundle; inputsHash: string; shapeKey: string }> = [];
+  const reports: BundleReport[] = [];
+  for (const bundle of selected) {
+    const inputsHash = sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
+    const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
+    if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) {
+      const shape = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${sha256(`${runtimeHash}\0${bundle.modules.join(",")}`).slice(0, 16)}.json`));
+      reports.push({ ...old, status: "reused", budgetGzipBytes: bundle.budgetGzipBytes, moduleBytes: shape?.moduleBytes ?? {}, moduleSources: bundle.moduleSources });
+      continue;
+    }
+    toBuild.push({ bundle, inputsHash, shapeKey: sha256(`${runtimeHash}\0${bundle.modules.join(",")}`).slice(0, 16) });
+  }
+
+  // Shapes: from the cache, or compiled.
+  const shapes = new Map<string, ShapeResult>();
+  const missing = new Map<string, string[]>();
+  for (const { bundle, shapeKey } of toBuild) {
+    if (shapes.has(shapeKey) || missing.has(shapeKey)) continue;
+    const cached = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${shapeKey}.json`));
+    if (cached) shapes.set(shapeKey, cached);
+    else missing.set(shapeKey, bundle.modules);
+  }
+  const diagnostics: Diagnostic[] = [];
+  const total = toBuild.length + missing.size;
+  let progress = 0;
+  if (missing.size) {
+    const registryCache = join(cacheDir, `registry-${runtimeHash.slice(0, 16)}.json`);
+    let registry = await cachedJson<RegistryEntry[]>(registryCache);
+    if (!registry) {
+      const read = await readRegistry(runtimeDir);
+      diagnostics.push(...read.diagnostics);
+      const names = read.entries.map((e) => e.name);
+      for (const name of MODULE_NAMES) if (!names.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in the config schema but not in runtime-modules/registry.ts`, severity: "error" });
+      for (const name of names) if (!MODULE_NAMES.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in runtime-modules/registry.ts but not in the config schema (ModulesSchema)`, severity: "error" });
+      if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
+      registry = read.entries;
+      await mkdir(cacheDir, { recursive: true });
+      await writeAtomic(registryCache, JSON.stringify(registry));
+    }
+    const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
+    diagnostics.push(...(await compileRuntime({ root, runtimeDir, registry, outDir: compiledRuntime })));
+    if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
+
+    const tsMorph = await import("ts-morph");
+    const entriesDir = join(cacheDir, "entries");
+    await mkdir(entriesDir, { recursive: true });
+    await mkdir(join(cacheDir, "shapes"), { recursive: true });
+    const jobs: ShapeJob[] = [];
+    for (const [key, names] of [...missing].sort(([a], [b]) => a.localeCompare(b))) {
+      const modules = registry.filter((r) => names.includes(r.name));
+      const bundleConfigTypes = join(root, "generator", "config", "bundle-config.ts");
+      // The typed entry, kept on disk for people and for the type-check test.
+      const entryFile = join(entriesDir, `${key}.ts`);
+      await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules }));
+      const compileSource = writeEntry(tsMorph, { runtimeDir: compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules });
+      const moduleDirs = Object.fromEntries(modules.map((m) => [m.name, join(compiledRuntime, m.from.replace(/\/[^/]+$/, ""))]));
+      jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs });
+    }
+    const outcomes: JobOutcome[] = await runShapeJobs(jobs, {
+      workers: options.workers,
+      onDone: (o) => options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled module set ${o.result.key}` : `failed ${o.key}` }),
+    });
+    for (const o of outcomes) {
+      if (!o.ok) {
+        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `module set [${missing.get(o.key)?.join(", ")}]: ${o.error}`, severity: "error" });
+        continue;
+      }
+      shapes.set(o.result.key, o.result);
+      await writeAtomic(join(cacheDir, "shapes", `${o.result.key}.json`), JSON.stringify(o.result));
+      result.shapesCompiled++;
+    }
+    if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
+  }
+
+  // Bundles: splice the config into the shape, hash, measure, check.
+  const outputs: Array<{ report: BundleReport; code: string }> = [];
+  for (const { bundle, inputsHash, shapeKey } of toBuild) {
+    const shape = shapes.get(shapeKey)!;
+    const code = shape.code.replace(CONFIG_TOKEN, () => inlineConfig(bundle.config));
+    const bytes = Buffer.byteLength(code);
+    const gzipBytes = gzipSync(code, { level: zlib.Z_BEST_COMPRESSION }).length;
+    const hash = sha256(code).slice(0, 10);
+    const dir = `${bundle.env}/${bundle.site}`;
+    const report: BundleReport = {
+      site: bundle.site,
+      env: bundle.env,
+      file: `${dir}/sitetags.${hash}.min.js`,
+      alias: `${dir}/sitetags.min.js`,
+      bytes,
+      gzipBytes,
+      integrity: sha384Integrity(code),
+      modules: bundle.modules,
+      inputsHash,
+      status: "built",
+      budgetGzipBytes: bundle.budgetGzipBytes,
+      moduleBytes: { ...shape.moduleBytes, config: bytes - shape.code.length + CONFIG_TOKEN.length },
+      moduleSources: bundle.moduleSources,
+    };
+    for (const [pattern, what] of FORBIDDEN) {
+      if (pattern.test(code)) diagnostics.push({ code: "BUILD_FORBIDDEN_CODE", message: `bundle ${dir} contains ${what}, which the page's Content-Security-Policy forbids`, severity: "error" });
+    }
+    if (gzipBytes > bundle.budgetGzipBytes) {
+      diagnostics.push({
+        code: "BUILD_OVER_BUDGET",
+        message: `bundle ${dir} is ${gzipBytes} bytes gzipped, ${gzipBytes - bundle.budgetGzipBytes} over its budget of ${bundle.budgetGzipBytes} (modules: ${Object.entries(report.moduleBytes).map(([m, b]) => `${m} ${b}`).join(", ")} minified bytes)`,
+        file: bundle.budgetSource?.file,
+        line: bundle.budgetSource?.line,
+        column: bundle.budgetSource?.column,
+        path: "budget.gzipBytes",
+        severity: "error",
+      });
+    }
+    outputs.push({ report, code });
+    reports.push(report);
+    options.onProgress?.({ done: Math.min(total, ++progress), total, label: dir });
+  }
+  if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+
+  // Write: bundles first (new names), then the manifest, then prune.
+  const knownKeys = new Set(catalogue.bundles.map((b) => `${b.site}/${b.env}`));
+  const next = new Map(previous.bundles.filter((b) => knownKeys.has(`${b.site}/${b.env}`)).map((b) => [`${b.site}/${b.env}`, b]));
+  for (const r of reports) {
+    const { status: _s, budgetGzipBytes: _b, moduleBytes: _m, moduleSources: _ms, ...entry } = r;
+    next.set(`${r.site}/${r.env}`, entry);
+  }
+  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env)) };
+  if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
+    try {
+      for (const { report, code } of outputs) {
+        await mkdir(join(outDir, report.env, report.site), { recursive: true });
+        await writeAtomic(join(outDir, report.file), code);
+        await writeAtomic(join(outDir, report.alias), code);
+      }
+      await mkdir(outDir, { recursive: true });
+      await writeAtomic(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+      await prune(outDir, manifest, previous);
+    } catch (err) {
+      return done({ ...result, exitCode: 3, diagnostics: [{ code: "BUILD_WRITE_FAILED", message: (err as Error).message, severity: "error" }] });
+    }
+  }
+  reports.sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env));
+  return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
+}
+
+/** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */
+async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
+  const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias]));
+  const dirs = new Set([...manifest.bundles, ...previous.bundles].map((b) => `${b.env}/${b.site}`));
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = await readdir(join(outDir, dir));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (/^sitetags\.([0-9a-f]{10}\.)?min\.js$/.test(name) && !keep.has(`${dir}/${name}`)) await rm(join(outDir, dir, name), { force: true });
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { join, relative } from "node:path";
+
+export const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
+export const sha384Integrity = (data: string | Uint8Array) => `sha384-${createHash("sha384").update(data).digest("base64")}`;
+
+function listFiles(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name.startsWith(".")) continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) listFiles(full, out);
+    else if (/\.(ts|json)$/.test(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript", "ts-morph", "tslib"];
+
+/**
+ * Everything besides the config that decides a bundle's bytes: the runtime
+ * sources, the generator's own sources, the tsconfigs and the toolchain
+ * versions. A change to any of them rebuilds every bundle.
+ */
+export function computeRuntimeHash(root: string): string {
+  const hash = createHash("sha256");
+  const files = [
+    ...listFiles(join(root, "runtime-modules")),
+    ...listFiles(join(root, "generator", "build")),
+    ...listFiles(join(root, "generator", "config")),
+    join(root, "tsconfig.base.json"),
+    join(root, "tsconfig.runtime.json"),
+  ];
+  for (const file of files) {
+    if (!existsSync(file)) continue;
+    hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  for (const name of TOOLCHAIN) {
+    const pkg = join(root, "node_modules", name, "package.json");
+    const version = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version : "missing";
+    hash.update(`${name}@${version}\0`);
+  }
+  return hash.digest("hex");
+}
+
+/** Serialises data with sorted keys, so hashes do not depend on key order. */
+export function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

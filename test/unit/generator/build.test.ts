@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { build, selectBundles, type BuildResult } from "../../../generator/build/build.js";
+import { readRegistry } from "../../../generator/build/registry.js";
+import { loadCatalogue } from "../../../generator/config/load.js";
+import { MODULE_NAMES } from "../../../generator/build/build.js";
+import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
+
+// clep has chat + survey, bigfuture survey only, go no feature module.
+const SUBSET = { sites: ["bigfuture", "clep", "go"] };
+
+let first: BuildResult;
+let out1: string;
+let cache1: string;
+
+beforeAll(async () => {
+  out1 = tempDir("out");
+  cache1 = tempDir("cache");
+  first = await build({ ...SUBSET, outDir: out1, cacheDir: cache1 });
+  expect(first.diagnostics).toEqual([]);
+  expect(first.ok).toBe(true);
+}, 120_000);
+
+describe("the compiler", () => {
+  it('"the same inputs give byte-identical bundles and manifest" (two cold builds, separate caches)', async () => {
+    const out2 = tempDir("out");
+    const again = await build({ ...SUBSET, outDir: out2, cacheDir: tempDir("cache") });
+    expect(again.ok).toBe(true);
+    expect(snapshotTree(out2)).toEqual(snapshotTree(out1));
+    expect(Object.keys(snapshotTree(out1)).length).toBeGreaterThan(10);
+  });
+
+  it('"Only the modules a site enables reach its bundle": chat code only in bundles of sites with chat', async () => {
+    const { entries } = await readRegistry(join(REPO, "runtime-modules"));
+    const chat = entries.find((e) => e.name === "chat")!;
+    const survey = entries.find((e) => e.name === "survey")!;
+    for (const b of first.bundles) {
+      const code = readFileSync(join(out1, b.file), "utf8");
+      for (const marker of chat.markers) expect(code.includes(marker), `${b.file} chat marker`).toBe(b.modules.includes("chat"));
+      for (const marker of survey.markers) expect(code.includes(marker), `${b.file} survey marker`).toBe(b.modules.includes("survey"));
+    }
+    expect(first.bundles.find((b) => b.site === "clep")!.modules).toEqual(["chat", "survey"]);
+    expect(first.bundles.find((b) => b.site === "go")!.modules).toEqual([]);
+    const go = first.bundles.find((b) => b.site === "go")!;
+    const clep = first.bundles.find((b) => b.site === "clep" && b.env === go.env)!;
+    expect(go.bytes).toBeLessThan(clep.bytes);
+  });
+
+  it("the dist layout and manifest are exactly as the contract says", () => {
+    const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
+    const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
+    expect(keys).toEqual([...keys].sort());
+    for (const entry of manifest.bundles) {
+      expect(Object.keys(entry).sort()).toEqual(["alias", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
+      const bytes = readFileSync(join(out1, entry.file));
+      expect(entry.file).toBe(`${entry.env}/${entry.site}/sitetags.${createHash("sha256").update(bytes).digest("hex").slice(0, 10)}.min.js`);
+      expect(entry.alias).toBe(`${entry.env}/${entry.site}/sitetags.min.js`);
+      expect(readFileSync(join(out1, entry.alias)).equals(bytes)).toBe(true);
+      expect(entry.bytes).toBe(bytes.length);
+      expect(entry.integrity).toBe(`sha384-${createHash("sha384").update(bytes).digest("base64")}`);
+      expect(Math.abs(entry.gzipBytes - gzipSync(bytes, { level: 9 }).length)).toBe(0);
+      expect(gunzipSync(gzipSync(bytes)).equals(bytes)).toBe(true);
+    }
+    expect(JSON.stringify(manifest)).not.toMatch(/20\d\d-\d\d-\d\dT/);
+  });
+
+  it('"No eval, new Function, string timers or document.write" in any bundle', () => {
+    for (const b of first.bundles) {
+      const code = readFileSync(join(out1, b.file), "utf8");
+      expect(code).not.toMatch(/\beval\s*\(|new Function|document\.write|set(Timeout|Interval)\(\s*["'`]/);
+    }
+  });
+
+  it('"Incremental: a bundle whose inputs are unchanged is not rebuilt"; one changed site rebuilds only its bundles', async () => {
+    const sites = copyCatalogue();
+    const out = tempDir("out");
+    const cache = tempDir("cache");
+    const cold = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
+    expect(cold.built).toBe(cold.bundles.length);
+    const warm = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
+    expect(warm.built).toBe(0);
+    expect(warm.reused).toBe(cold.bundles.length);
+    const goFile = join(sites, "go.yaml");
+    writeFileSync(goFile, `${readFileSync(goFile, "utf8")}\ntiming:\n  pageLoad: 3000\n`);
+    const changed = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
+    const rebuilt = changed.bundles.filter((b) => b.status === "built").map((b) => b.site);
+    expect(new Set(rebuilt)).toEqual(new Set(["go"]));
+    expect(changed.shapesCompiled).toBe(0);
+    // Only the current hashed file of each bundle stays.
+    for (const env of readdirSync(out).filter((n) => n !== "manifest.json")) {
+      for (const site of readdirSync(join(out, env))) expect(readdirSync(join(out, env, site)).length).toBe(2);
+    }
+  });
+
+  it('"a failed build (bad config, compile error, over budget) leaves dist/ byte-for-byte as it was": over budget', async () => {
+    const sites = copyCatalogue();
+    const out = tempDir("out");
+    const cache = tempDir("cache");
+    expect((await build({ sites: ["go", "clep"], sitesDir: sites, outDir: out, cacheDir: cache })).ok).toBe(true);
+    const before = snapshotTree(out);
+    const clepFile = join(sites, "clep.yaml");
+    writeFileSync(clepFile, `${readFileSync(clepFile, "utf8")}\nbudget:\n  gzipBytes: 1000\n`);
+    const goFile = join(sites, "go.yaml");
+    writeFileSync(goFile, `${readFileSync(goFile, "utf8")}\ntiming:\n  pageLoad: 3000\n`);
+    const failed = await build({ sites: ["go", "clep"], sitesDir: sites, outDir: out, cacheDir: cache });
+    expect(failed.ok).toBe(false);
+    expect(failed.exitCode).toBe(3);
+    const over = failed.diagnostics.filter((d) => d.code === "BUILD_OVER_BUDGET");
+    expect(over.length).toBeGreaterThan(0);
+    expect(over[0].message).toMatch(/bundle \w+\/clep is \d+ bytes gzipped, \d+ over its budget of 1000/);
+    expect(over[0].file).toMatch(/clep\.yaml$/);
+    expect(over[0].line).toBeGreaterThan(1);
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  it('"a failed build (bad config …) leaves dist/ byte-for-byte as it was": bad config writes nothing', async () => {
+    const sites = copyCatalogue();
+    const out = tempDir("out");
+    expect((await build({ sites: ["go"], sitesDir: sites, outDir: out, cacheDir: cache1 })).ok).toBe(true);
+    const before = snapshotTree(out);
+    writeFileSync(join(sites, "go.yaml"), readFileSync(join(sites, "go.yaml"), "utf8").replace(/^appId: .*$/m, "appId: 12"));
+    const failed = await build({ sitesDir: sites, outDir: out, cacheDir: cache1 });
+    expect(failed.exitCode).toBe(1);
+    expect(failed.diagnostics[0]).toMatchObject({ code: "CONFIG_INVALID_TYPE", path: "appId" });
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  it('"--shard I/N (a deterministic slice of the bundle list)": shards partition the list', async () => {
+    const catalogue = await loadCatalogue({ sitesDir: SITES, moduleNames: MODULE_NAMES });
+    const all = selectBundles(catalogue.bundles, {}).map((b) => `${b.site}/${b.env}`);
+    const shards = [1, 2, 3].map((index) => selectBundles(catalogue.bundles, { shard: { index, count: 3 } }).map((b) => `${b.site}/${b.env}`));
+    expect(shards.flat().sort()).toEqual([...all].sort());
+    expect(new Set(shards.flat()).size).toBe(all.length);
+    expect(selectBundles(catalogue.bundles, { shard: { index: 2, count: 3 } }).map((b) => `${b.site}/${b.env}`)).toEqual(shards[1]);
+  });
+
+  it("the generated entries are typed and type-check against the runtime", async () => {
+    const { Project } = await import("ts-morph");
+    const project = new Project({ tsConfigFilePath: join(REPO, "tsconfig.runtime.json"), skipAddingFilesFromTsConfig: true, compilerOptions: { rootDir: "/", noEmit: true } });
+    const entries = readdirSync(join(cache1, "entries")).filter((n) => n.endsWith(".ts"));
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    for (const name of entries) {
+      const file = project.addSourceFileAtPath(join(cache1, "entries", name));
+      expect(file.getFullText()).toMatch(/declare const __SITETAGS_CONFIG__: BundleConfig;/);
+    }
+    project.resolveSourceFileDependencies();
+    const errors = project.getPreEmitDiagnostics().map((d) => project.formatDiagnosticsWithColorAndContext([d]));
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("the module registry", () => {
+  it("every module of the config schema is in runtime-modules/registry.ts and the other way round", async () => {
+    const { entries, diagnostics } = await readRegistry(join(REPO, "runtime-modules"));
+    expect(diagnostics).toEqual([]);
+    expect(entries.map((e) => e.name).sort()).toEqual([...MODULE_NAMES].sort());
+    for (const e of entries) expect(e.markers.length).toBeGreaterThan(0);
+  });
+});

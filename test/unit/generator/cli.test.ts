@@ -1,0 +1,140 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../generator/build/build.js";
+import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
+
+const BIN = join(REPO, "bin", "sitetags.js");
+
+function cli(args: string[], cwd = REPO) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A catalogue with two problems in two files. */
+function badCatalogue() {
+  const dir = copyCatalogue();
+  writeFileSync(join(dir, "go.yaml"), readFileSync(join(dir, "go.yaml"), "utf8").replace(/^spa: (true|false)$/m, "spaa: true"));
+  writeFileSync(join(dir, "clep.yaml"), `${readFileSync(join(dir, "clep.yaml"), "utf8")}\ntiming:\n  failover: 1000\n`);
+  return dir;
+}
+
+describe("the sitetags CLI", () => {
+  beforeAll(() => {
+    expect(readdirSync(join(REPO, "build", "generator", "cli"))).toContain("main.js");
+  });
+
+  it("validate: the real catalogue is valid", () => {
+    const r = cli(["validate"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ sites, \d+ bundles: configuration is valid/);
+  });
+
+  it('"Diagnostics go to stderr, all of them at once, one headline each", followed by a code frame; exit 1', () => {
+    const r = cli(["validate", "--sites", badCatalogue()]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    const headlines = r.stderr.split("\n").filter((l) => / error [A-Z_]+: /.test(l));
+    expect(headlines).toHaveLength(2);
+    expect(headlines[0]).toMatch(/clep\.yaml:\d+:13 error CONFIG_OUT_OF_RANGE: 1000 is out of range: must be at least 1500 at timing\.failover$/);
+    expect(headlines[1]).toMatch(/go\.yaml:\d+:1 error CONFIG_UNKNOWN_KEY: unknown key "spaa" \(did you mean "spa"\?\) at spaa$/);
+    expect(r.stderr).toMatch(/\n> +\d+ \| spaa: true\n +\| \^\n/);
+  });
+
+  it('"With --json the same facts come as {"diagnostics":[{file,line,column,code,message,path}]}"', () => {
+    const r = cli(["validate", "--json", "--sites", badCatalogue()]);
+    expect(r.code).toBe(1);
+    const parsed = JSON.parse(r.stdout);
+    expect(parsed.diagnostics).toHaveLength(2);
+    for (const d of parsed.diagnostics) {
+      for (const key of ["file", "line", "column", "code", "message", "path"]) expect(d).toHaveProperty(key);
+    }
+    expect(parsed.diagnostics[1]).toMatchObject({ code: "CONFIG_UNKNOWN_KEY", path: "spaa", column: 1 });
+  });
+
+  it("wrong usage exits 2", () => {
+    expect(cli(["frobnicate"]).code).toBe(2);
+    expect(cli([]).code).toBe(2);
+    expect(cli(["build", "--shard", "0/2"]).code).toBe(2);
+    expect(cli(["build", "--bogus"]).code).toBe(2);
+    expect(cli(["inspect", "clep"]).code).toBe(2);
+    expect(cli(["--help"]).code).toBe(0);
+  });
+
+  it("an unknown --site is a configuration error (exit 1), not a silent empty build", () => {
+    const r = cli(["build", "--site", "nosuchsite", "--out", tempDir("out"), "--cache", tempDir("cache")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/CONFIG_UNKNOWN_SITE: no site "nosuchsite"/);
+  });
+
+  it("list: sites, their environments and modules (--json too)", () => {
+    const r = cli(["list", "--json"]);
+    expect(r.code).toBe(0);
+    const { sites } = JSON.parse(r.stdout);
+    expect(sites.length).toBeGreaterThanOrEqual(55);
+    expect(sites.find((s: { site: string }) => s.site === "clep")).toMatchObject({ modules: ["chat", "survey"] });
+    const text = cli(["list"]);
+    expect(text.stdout).toMatch(/^site +name +app id/);
+  });
+
+  it("inspect SITE --env ENV: which modules a bundle holds and why, bytes per module", () => {
+    const cache = tempDir("cache");
+    const r = cli(["inspect", "clep", "--env", "prod", "--cache", cache, "--out", tempDir("out")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^prod\/clep: [\d.]+ KiB minified, [\d.]+ KiB gzip/);
+    expect(r.stdout).toMatch(/\nchat +yes +\d+ +enabled at sites\/clep\.yaml:\d+:\d+/);
+    const go = JSON.parse(cli(["inspect", "go", "--env", "prod", "--json", "--cache", cache]).stdout);
+    expect(go.modules.find((m: { name: string }) => m.name === "chat")).toMatchObject({ included: false, bytes: 0 });
+    expect(go.modules.find((m: { name: string }) => m.name === "core").bytes).toBeGreaterThan(1000);
+  });
+
+  it("schema: writes the JSON Schema every site file names in its first line", () => {
+    const out = tempDir("schema");
+    const r = cli(["schema", "--out", out]);
+    expect(r.code).toBe(0);
+    const site = JSON.parse(readFileSync(join(out, "site.schema.json"), "utf8"));
+    expect(site.$schema).toMatch(/json-schema/);
+    expect(Object.keys(site.properties)).toEqual(expect.arrayContaining(["code", "appId", "hosts", "modules", "timing", "envs"]));
+    expect(site.additionalProperties).toBe(false);
+    expect(site.properties.timing.properties.failover).toMatchObject({ minimum: 1500, maximum: 9000 });
+    const org = JSON.parse(readFileSync(join(out, "org.schema.json"), "utf8"));
+    expect(Object.keys(org.properties)).toContain("apexDomain");
+    for (const name of readdirSync(SITES).filter((n) => n.endsWith(".yaml"))) {
+      const first = readFileSync(join(SITES, name), "utf8").split("\n")[0];
+      expect(first).toBe(`# yaml-language-server: $schema=./${name === "_org.yaml" ? "org" : "site"}.schema.json`);
+    }
+  });
+
+  it("build on worker threads gives the same bytes as an in-process build, and prints the summary table", async () => {
+    const out = tempDir("out");
+    const r = cli(["build", "--site", "clep", "--site", "go", "--out", out, "--cache", tempDir("cache"), "--workers", "2"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/bundles built +\d+/);
+    expect(r.stdout).toMatch(/median gzip/);
+    expect(r.stdout).toMatch(/largest bundle/);
+    const inProcess = tempDir("out");
+    const result = await build({ sites: ["clep", "go"], outDir: inProcess, cacheDir: tempDir("cache") });
+    expect(result.ok).toBe(true);
+    expect(snapshotTree(out)).toEqual(snapshotTree(inProcess));
+  });
+
+  it('build --json: machine-readable result; "A build that fails leaves dist/ exactly as it was" (exit 3 on over budget)', () => {
+    const out = tempDir("out");
+    const cache = tempDir("cache");
+    const ok = cli(["build", "--site", "go", "--env", "prod", "--json", "--out", out, "--cache", cache]);
+    expect(ok.code).toBe(0);
+    const parsed = JSON.parse(ok.stdout);
+    expect(parsed.bundles).toHaveLength(1);
+    expect(parsed.bundles[0]).toMatchObject({ site: "go", env: "prod", status: "built" });
+    const before = snapshotTree(out);
+    const sites = copyCatalogue();
+    writeFileSync(join(sites, "go.yaml"), `${readFileSync(join(sites, "go.yaml"), "utf8")}\nbudget:\n  gzipBytes: 1000\n`);
+    const failed = cli(["build", "--site", "go", "--env", "prod", "--sites", sites, "--out", out, "--cache", cache]);
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/go\.yaml:\d+:\d+ error BUILD_OVER_BUDGET: bundle prod\/go is \d+ bytes gzipped/);
+    expect(snapshotTree(out)).toEqual(before);
+    mkdirSync(join(out, "unrelated"), { recursive: true });
+  });
+});
