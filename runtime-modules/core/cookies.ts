@@ -1,0 +1,69 @@
+import type { Cookies } from "./types";
+import { isLocalHost } from "./authorize";
+import { normalizeHost } from "./host-match";
+
+export interface CookieOptions {
+  maxAgeSeconds?: number;
+  domain?: string;
+  sameSite?: "Lax" | "Strict" | "None";
+}
+
+/** Where a cookie is written from. */
+export interface CookieContext {
+  hostname: string;
+  protocol: string;
+  apexDomain: string;
+}
+
+/**
+ * The Domain attribute for a page: the apex domain when the page is on it or
+ * below it, none (a host-only cookie) on localhost, 127.0.0.1 or any other host.
+ */
+export function cookieDomain(ctx: CookieContext): string | undefined {
+  const host = normalizeHost(ctx.hostname);
+  const apex = normalizeHost(ctx.apexDomain);
+  if (!apex || isLocalHost(host)) return undefined;
+  return host === apex || host.slice(-apex.length - 1) === "." + apex ? apex : undefined;
+}
+
+/**
+ * The document.cookie string that writes one cookie: path /, the apex domain,
+ * SameSite=Lax unless told otherwise, Secure on https pages (a browser drops
+ * Secure cookies set from http pages, such as http://localhost in development).
+ */
+export function cookieString(name: string, value: string, options: CookieOptions, ctx: CookieContext): string {
+  let s = name + "=" + encodeURIComponent(value) + "; path=/";
+  const domain = options.domain || cookieDomain(ctx);
+  if (domain) s += "; domain=" + domain;
+  if (options.maxAgeSeconds !== undefined) s += "; max-age=" + Math.floor(options.maxAgeSeconds);
+  s += "; SameSite=" + (options.sameSite || "Lax");
+  if (ctx.protocol === "https:") s += "; Secure";
+  return s;
+}
+
+/** One cookie's value from a document.cookie string ("a=1; b=2"), decoded. */
+export function readCookie(cookieHeader: string, name: string): string | undefined {
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch (e) {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
+export function createCookies(doc: { cookie: string }, ctx: CookieContext): Cookies {
+  return {
+    get: (name) => readCookie(doc.cookie, name),
+    set(name, value, options) {
+      doc.cookie = cookieString(name, value, options || {}, ctx);
+    },
+    remove(name) {
+      doc.cookie = cookieString(name, "", { maxAgeSeconds: 0 }, ctx);
+    },
+  };
+}

@@ -1,0 +1,4 @@
+/** Milliseconds since navigation start, whole. */
+export function now(): number {
+  return Math.round(performance.now());
+}

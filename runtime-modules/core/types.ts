@@ -1,0 +1,96 @@
+/**
+ * Services every runtime module receives. Modules are factories:
+ * `createX({ config, bundle, log, consent, cookies, page, loadScript })`
+ * returns what the module offers. Loading a module file does nothing.
+ */
+import type { BundleConfig, ConsentCategory } from "../../generator/config/bundle-config.js";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+  code?: string;
+  data?: unknown;
+  /** ms since navigation start */
+  t: number;
+}
+
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown, code?: string): void;
+  error(message: string, data?: unknown, code?: string): void;
+  /** Whether console output is on (debug mode). */
+  readonly enabled: boolean;
+}
+
+/** Runtime events for the preview's inspector and tests (see docs/runtime.md). */
+export interface MonitorEvent {
+  type: string;
+  t: number;
+  [key: string]: unknown;
+}
+
+export interface Monitor {
+  emit(type: string, detail?: Record<string, unknown>): void;
+}
+
+export interface ConsentGate {
+  /** True when a tag of this category may run now. */
+  allows(category: ConsentCategory): boolean;
+  /** Calls back once the category is allowed (at once if it already is). */
+  whenAllowed(category: ConsentCategory, callback: () => void): void;
+}
+
+export interface Cookies {
+  get(name: string): string | undefined;
+  /** Written on the apex domain, path /, Secure, SameSite=Lax unless told otherwise. */
+  set(name: string, value: string, options?: { maxAgeSeconds?: number; domain?: string; sameSite?: "Lax" | "Strict" | "None" }): void;
+  remove(name: string): void;
+}
+
+export interface PageInfo {
+  host: string;
+  path: string;
+  query: URLSearchParams;
+  hash: string;
+  referrer: string;
+  href: string;
+}
+
+export interface LoadScriptOptions {
+  id?: string;
+  attributes?: Record<string, string>;
+}
+
+export type LoadScript = (src: string, options?: LoadScriptOptions) => Promise<void>;
+
+export interface ModuleServices<C> {
+  config: C;
+  bundle: BundleConfig;
+  log: Logger;
+  monitor: Monitor;
+  consent: ConsentGate;
+  cookies: Cookies;
+  page: PageInfo;
+  loadScript: LoadScript;
+}
+
+/** What a module returns: named commands other parts (rules, pages) may call. */
+export interface ModuleInstance {
+  commands?: Record<string, (...args: unknown[]) => unknown>;
+}
+
+export type ModuleFactory<C> = (services: ModuleServices<C>) => ModuleInstance;
+
+/** How a module declares itself in runtime-modules/registry.ts (read by the generator with ts-morph). */
+export interface ModuleDefinition {
+  /** Exported factory function name. */
+  factory: string;
+  /** Module file, relative to runtime-modules/, without extension. */
+  from: string;
+  /** Strings that appear in the minified bundle if and only if the module is included. */
+  markers: readonly string[];
+  description: string;
+}

@@ -1,0 +1,55 @@
+import type { ChatModuleConfig } from "../../../generator/config/bundle-config.js";
+import type { ModuleInstance, ModuleServices } from "../../core/types";
+import { embedTag, skipTag } from "../../core/embed-tag";
+import { matchesPage } from "../../core/match-page";
+import { NO_TRIGGER_ELEMENT, PATH_DOES_NOT_MATCH_ROUTE, SELECTOR_NOT_VALID, TAG_DISABLED, WIDGET_NOT_LOADED } from "../../core/messages";
+import { tagDisabled } from "../../core/query-flags";
+import { isValidSelector } from "../../core/selector";
+
+/** The chat script's element id; also the module's marker in registry.ts. */
+export const CHAT_SCRIPT_ID = "sitetags-chat-widget";
+/** Tag code: `?cb-disable-chat` turns the chat off. */
+const TAG = "chat";
+
+/**
+ * Loads the site's chat widget script on its configured pages, once its
+ * consent category (functional by default) is allowed. Commands:
+ * `isLoaded()`, and `open()`, which clicks the launcher element
+ * (launcherSelector) once the widget has loaded; true when it did.
+ */
+export function createChatWidget(services: ModuleServices<ChatModuleConfig>): ModuleInstance {
+  const { config, log, page } = services;
+  let loaded = false;
+  let launcher = config.launcherSelector;
+  if (launcher && !isValidSelector(document, launcher)) {
+    log.warn(SELECTOR_NOT_VALID, { tag: TAG, selector: launcher });
+    launcher = undefined;
+  }
+  const commands = {
+    isLoaded: () => loaded,
+    open(): boolean {
+      if (!loaded) {
+        log.warn(WIDGET_NOT_LOADED, { tag: TAG });
+        return false;
+      }
+      const element = launcher ? document.querySelector<HTMLElement>(launcher) : null;
+      if (!element) {
+        log.warn(NO_TRIGGER_ELEMENT, { tag: TAG, selector: launcher });
+        return false;
+      }
+      element.click();
+      return true;
+    },
+  };
+
+  if (tagDisabled(page.query, TAG)) skipTag(services, TAG, TAG_DISABLED);
+  else if (!matchesPage(page.path, config.pages, config.pagePatterns)) skipTag(services, TAG, PATH_DOES_NOT_MATCH_ROUTE, { path: page.path });
+  else {
+    const attributes: Record<string, string> = {};
+    if (config.deploymentId) attributes["data-deployment-id"] = config.deploymentId;
+    embedTag(services, TAG, config.consent, config.scriptSrc, { id: CHAT_SCRIPT_ID, attributes }, () => {
+      loaded = true;
+    });
+  }
+  return { commands };
+}

@@ -1,0 +1,98 @@
+/**
+ * The runtime as it ships: bundled like a generator entry (IIFE, ES2018,
+ * minified; esbuild here, the generator's own pipeline is rollup/terser),
+ * then run in a fresh V8 context on the fake page. Checks tree-shaking
+ * (markers, unused messages), CSP-safety of the output and the boot path.
+ */
+import { runInNewContext } from "node:vm";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import type { BundleConfig } from "../../../generator/config/bundle-config.js";
+import { registry } from "../../../runtime-modules/registry";
+import { bundleConfig, chatConfig, surveyConfig } from "./helpers/config";
+import { fakePage, flush, type FakePageOptions } from "./helpers/fake-page";
+
+const root = fileURLToPath(new URL("../../../runtime-modules/", import.meta.url));
+type Name = keyof typeof registry;
+
+async function bundle(names: Name[], config: BundleConfig): Promise<string> {
+  const imports = names.map((n) => `import { ${registry[n].factory} } from ${JSON.stringify(root + registry[n].from)};`).join("\n");
+  const contents = `${imports}
+import { boot } from ${JSON.stringify(root + "core/boot")};
+declare const __SITETAGS_CONFIG__: any;
+boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory}`).join(", ")} });`;
+  const result = await build({
+    stdin: { contents, loader: "ts", resolveDir: root, sourcefile: "entry.ts" },
+    bundle: true,
+    format: "iife",
+    target: "es2018",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+    define: { __SITETAGS_CONFIG__: JSON.stringify(config) },
+  });
+  return result.outputFiles[0].text;
+}
+
+function run(code: string, options: FakePageOptions) {
+  const page = fakePage(options);
+  const win = page.window;
+  Object.assign(win, { window: win, console, URLSearchParams, performance });
+  runInNewContext(code, win);
+  return page;
+}
+
+const config = bundleConfig({ modules: { chat: chatConfig(), survey: surveyConfig() } });
+
+describe("bundled runtime", () => {
+  it("a module's marker is in the bundle if and only if the module is", async () => {
+    const sets: Name[][] = [[], ["chat"], ["survey"], ["chat", "survey"]];
+    for (const names of sets) {
+      const code = await bundle(names, config);
+      for (const name of Object.keys(registry) as Name[])
+        for (const marker of registry[name].markers) expect(code.includes(marker), `${marker} in [${names}]`).toBe(names.includes(name));
+    }
+  });
+  it("unused catalogue messages are tree-shaken away", async () => {
+    const code = await bundle(["chat", "survey"], config);
+    expect(code).toContain("not authorized for this domain");
+    expect(code).toContain("script embedding failed");
+    for (const unused of ["Latest score not available", "Consent is pending.", "vouchers order ID missing", "YouTube IFrame API"]) expect(code).not.toContain(unused);
+  });
+  it('"No eval, new Function, string timers or document.write"', async () => {
+    const code = await bundle(["chat", "survey"], config);
+    expect(code).not.toMatch(/\beval\(|new Function|Function\(|document\.write|set(Timeout|Interval)\(\s*["'`]/);
+  });
+  it("stays small: both modules under 4 KB gzip", async () => {
+    const code = await bundle(["chat", "survey"], config);
+    expect(gzipSync(code).length).toBeLessThan(4096);
+  });
+  it("boots on its site's host, exposes window.sitetags and loads the chat with the page's nonce", async () => {
+    const code = await bundle(["chat", "survey"], config);
+    const page = run(code, { url: "https://scores.kiwi.example/scores", activeGroups: ",C0001,C0003,", currentScript: { nonce: "r4nd" } });
+    const api = page.window.sitetags;
+    expect(JSON.parse(JSON.stringify({ site: api.site, env: api.env, modules: api.modules }))).toEqual({ site: "scores", env: "prod", modules: ["chat", "survey"] });
+    expect(page.scripts().map((s) => s.id)).toEqual(["sitetags-chat-widget"]);
+    expect(page.scripts()[0].getAttribute("nonce")).toBe("r4nd");
+    page.scripts()[0].onload!();
+    await flush();
+    expect(api.commands.chat.isLoaded()).toBe(true);
+    expect(page.monitorEvents.map((e) => e.type)).toContain("boot");
+  });
+  it('elsewhere it logs "not authorized for this domain" (dynamic_host_not_allowed) and does nothing else', async () => {
+    const code = await bundle(["chat"], config);
+    const page = run(code, { url: "https://scores.kiwi.example.evil.example/scores", activeGroups: ",C0001,C0003," });
+    expect(page.window.sitetags).toBeUndefined();
+    expect(page.scripts()).toHaveLength(0);
+    expect(page.monitorEvents.map((e) => [e.message, e.code])).toEqual([["not authorized for this domain", "dynamic_host_not_allowed"]]);
+  });
+  it("a second copy on the same page does nothing", async () => {
+    const code = await bundle(["chat"], config);
+    const page = run(code, { url: "https://scores.kiwi.example/scores", activeGroups: ",C0001,C0003," });
+    runInNewContext(code, page.window);
+    expect(page.scripts()).toHaveLength(1);
+    expect(page.monitorEvents.filter((e) => e.type === "boot")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { cookieDomain, cookieString, createCookies, readCookie } from "../../../../runtime-modules/core/cookies";
+import { fakePage } from "../helpers/fake-page";
+
+const site = { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" };
+const local = { hostname: "localhost", protocol: "http:", apexDomain: "kiwi.example" };
+
+describe("cookieDomain", () => {
+  it('cookies are "Scoped to parent domain": the apex domain on it and below it', () => {
+    expect(cookieDomain(site)).toBe("kiwi.example");
+    expect(cookieDomain({ ...site, hostname: "kiwi.example" })).toBe("kiwi.example");
+    expect(cookieDomain({ ...site, hostname: "a.b.kiwi.example" })).toBe("kiwi.example");
+  });
+  it("no domain attribute on localhost, 127.0.0.1 or hosts outside the apex domain", () => {
+    expect(cookieDomain(local)).toBeUndefined();
+    expect(cookieDomain({ ...local, hostname: "127.0.0.1" })).toBeUndefined();
+    expect(cookieDomain({ ...site, hostname: "notkiwi.example" })).toBeUndefined();
+    expect(cookieDomain({ ...site, hostname: "partner.example" })).toBeUndefined();
+  });
+});
+
+describe("cookieString", () => {
+  it('defaults: path /, apex domain, "secure, lax same-site"', () => {
+    expect(cookieString("s_tbm", "1", {}, site)).toBe("s_tbm=1; path=/; domain=kiwi.example; SameSite=Lax; Secure");
+  });
+  it("encodes the value and writes max-age, an explicit domain and SameSite", () => {
+    expect(cookieString("widget_shown", "a b;c", { maxAgeSeconds: 86400, domain: "x.kiwi.example", sameSite: "Strict" }, site)).toBe(
+      "widget_shown=a%20b%3Bc; path=/; domain=x.kiwi.example; max-age=86400; SameSite=Strict; Secure",
+    );
+  });
+  it("on http://localhost: no domain attribute and no Secure", () => {
+    expect(cookieString("a", "1", { maxAgeSeconds: 1800 }, local)).toBe("a=1; path=/; max-age=1800; SameSite=Lax");
+  });
+});
+
+describe("readCookie", () => {
+  it("finds one cookie by exact name and decodes it", () => {
+    const header = "xs_tbm=0; s_tbm=a%20b; other=1=2";
+    expect(readCookie(header, "s_tbm")).toBe("a b");
+    expect(readCookie(header, "other")).toBe("1=2");
+    expect(readCookie(header, "missing")).toBeUndefined();
+    expect(readCookie("", "a")).toBeUndefined();
+  });
+  it("a value that is not valid percent-encoding comes back raw", () => {
+    expect(readCookie("a=%E0%A4%A", "a")).toBe("%E0%A4%A");
+  });
+});
+
+describe("createCookies", () => {
+  it("sets, gets and removes through document.cookie", () => {
+    const page = fakePage();
+    const cookies = createCookies(page.document, site);
+    cookies.set("session", '{"c":"em"}');
+    expect(cookies.get("session")).toBe('{"c":"em"}');
+    cookies.remove("session");
+    expect(cookies.get("session")).toBeUndefined();
+    expect(page.cookieWrites[1]).toBe("session=; path=/; domain=kiwi.example; max-age=0; SameSite=Lax; Secure");
+  });
+});

@@ -1,0 +1,35 @@
+/** BundleConfig fixtures built through the real schemas, so defaults stay the generator's. */
+import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
+import { ChatModuleSchema, SettingsSchema, SurveyModuleSchema } from "../../../../generator/config/schema.js";
+
+export function chatConfig(input: Record<string, unknown> = {}) {
+  return ChatModuleSchema.parse({ scriptSrc: "https://chat.vendor.example/widget.js", pages: ["/scores"], ...input });
+}
+
+export function surveyConfig(input: Record<string, unknown> = {}) {
+  return SurveyModuleSchema.parse({ scriptSrc: "https://survey.vendor.example/s.js", ...input });
+}
+
+export function bundleConfig(overrides: Partial<BundleConfig> = {}): BundleConfig {
+  const { budget: _budget, modules: _modules, ...settings } = SettingsSchema.parse({
+    analytics: { orgId: "ABC123@AdobeOrg", datastreamId: "ds-1", reportSuite: "kiwiprod" },
+    budget: { gzipBytes: 20000 },
+  });
+  return {
+    ...settings,
+    v: 1,
+    site: { code: "scores", name: "Scores", appId: "8", spa: false, internal: false },
+    env: "prod",
+    hosts: {
+      prod: ["scores.kiwi.example", "*.scores.kiwi.example"],
+      qa: ["scores-qa.kiwi.example"],
+      dev: ["scores-dev.kiwi.example"],
+    },
+    apexDomain: "kiwi.example",
+    dataLayerName: "kiwiDataLayer",
+    defaultEnv: "prod",
+    envFallback: [],
+    modules: {},
+    ...overrides,
+  };
+}

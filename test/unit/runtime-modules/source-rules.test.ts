@@ -1,0 +1,110 @@
+/**
+ * Rules for every file under runtime-modules/: nothing runs at import (no
+ * top-level statements but imports, types, functions and literal constants),
+ * no enums or classes, no eval / new Function / document.write / string
+ * timers, types only from the generator, extensionless imports inside.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../../runtime-modules/", import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+function isLiteral(node: ts.Expression): boolean {
+  if (ts.isSatisfiesExpression(node) || ts.isAsExpression(node) || ts.isParenthesizedExpression(node)) return isLiteral(node.expression);
+  if (ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return true;
+  if (node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword || node.kind === ts.SyntaxKind.NullKeyword) return true;
+  if (ts.isArrayLiteralExpression(node)) return node.elements.every(isLiteral);
+  if (ts.isObjectLiteralExpression(node))
+    return node.properties.every((p) => ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isLiteral(p.initializer));
+  return false;
+}
+
+const isFunction = (node: ts.Node) => ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isIdentifier(node);
+
+/** The rule violations in one file's text, as "file:line what". */
+function problemsIn(path: string, text: string): string[] {
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const at = (node: ts.Node, what: string) => found.push(`${relative(root, path)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${what}`);
+
+  for (const statement of sf.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const from = (statement.moduleSpecifier as ts.StringLiteral).text;
+      const fromGenerator = from.includes("/generator/");
+      if (fromGenerator && !statement.importClause?.isTypeOnly) at(statement, `value import from the generator (${from})`);
+      if (!fromGenerator && /\.(ts|js)$/.test(from)) at(statement, `import with an extension (${from})`);
+      if (!from.startsWith(".")) at(statement, `import of a package (${from})`);
+    } else if (ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const) {
+      for (const d of statement.declarationList.declarations) if (!d.initializer || !isLiteral(d.initializer)) at(d, "top-level constant that is not a literal");
+    } else if (
+      !ts.isExportDeclaration(statement) &&
+      !ts.isInterfaceDeclaration(statement) &&
+      !ts.isTypeAliasDeclaration(statement) &&
+      !ts.isFunctionDeclaration(statement)
+    ) {
+      at(statement, "top-level statement that runs at import");
+    }
+  }
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isEnumDeclaration(node)) at(node, "enum");
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) at(node, "class");
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
+      const name = node.expression.text;
+      if (name === "eval") at(node, "eval");
+      if ((name === "setTimeout" || name === "setInterval") && node.arguments[0] && !isFunction(node.arguments[0])) at(node, "timer without a function");
+    }
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "Function") at(node, "new Function");
+    if (ts.isPropertyAccessExpression(node) && /^write(ln)?$/.test(node.name.text) && /document$/.test(node.expression.getText())) at(node, "document.write");
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+describe("runtime-modules source rules", () => {
+  const all = files(root);
+  it("finds the runtime files", () => {
+    expect(all.length).toBeGreaterThan(10);
+  });
+  for (const path of all) {
+    it(`${relative(root, path)}: nothing runs at import; no enum, class, eval, new Function, document.write, string timers`, () => {
+      expect(problemsIn(path, readFileSync(path, "utf8"))).toEqual([]);
+    });
+  }
+  it("the checker catches each thing it is meant to catch", () => {
+    const text = [
+      `import { x } from "../../generator/config/schema.js";`,
+      `import { y } from "./y.ts";`,
+      `window.foo = 1;`,
+      `const z = document.title;`,
+      `enum E { A }`,
+      `export class C {}`,
+      `function f() { eval("1"); setTimeout("a()", 1); new Function(""); document.write(""); }`,
+    ].join("\n");
+    expect(problemsIn(join(root, "core", "fixture.ts"), text)).toEqual([
+      "core/fixture.ts:1 value import from the generator (../../generator/config/schema.js)",
+      "core/fixture.ts:2 import with an extension (./y.ts)",
+      "core/fixture.ts:3 top-level statement that runs at import",
+      "core/fixture.ts:4 top-level constant that is not a literal",
+      "core/fixture.ts:5 top-level statement that runs at import",
+      "core/fixture.ts:6 top-level statement that runs at import",
+      "core/fixture.ts:5 enum",
+      "core/fixture.ts:6 class",
+      "core/fixture.ts:7 eval",
+      "core/fixture.ts:7 timer without a function",
+      "core/fixture.ts:7 new Function",
+      "core/fixture.ts:7 document.write",
+    ]);
+  });
+});
