@@ -164,7 +164,7 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       }
       case "invalid_format":
         code = "CONFIG_INVALID_VALUE";
-        message = `${describe(received)} ${issue.message.startsWith("Invalid") ? "has an invalid format" : issue.message}`;
+        message = issue.message.startsWith("Invalid") ? `${describe(received)} has an invalid format` : `${issue.message} (got ${describe(received)})`;
         break;
       case "custom": {
         const given = (issue.params as { code?: DiagnosticCode } | undefined)?.code;

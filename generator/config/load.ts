@@ -118,9 +118,20 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   const siteNames = names.filter((n) => !n.startsWith("_"));
   if (siteNames.length === 0) diagnostics.push({ code: "CONFIG_NO_SITES", message: `no site files in ${display(options.sitesDir)}`, severity: "error" });
 
-  // Each site file on its own.
-  const byCode = new Map<string, SiteModel>();
+  // Each site file on its own. A file whose code matches its name owns the
+  // code; other files declaring the same code are the duplicates.
+  const declared = new Map<string, string[]>();
+  for (const name of siteNames) {
+    const code = (sources.get(name)?.data as Plain | undefined)?.code;
+    if (typeof code === "string") declared.set(code, [...(declared.get(code) ?? []), name]);
+  }
+  const ownerOf = (code: string) => {
+    const files = declared.get(code) ?? [];
+    return files.find((f) => f.replace(/\.ya?ml$/, "") === code) ?? files[0];
+  };
   const hostOwner = new Map<string, { site: string; file: string; line: number; column: number }>();
+  /** Sites whose settings are checked after merging (valid or not: all problems at once). */
+  const toResolve: Array<{ model: SiteModel; source: YamlSource; valid: boolean }> = [];
   for (const name of siteNames) {
     const source = sources.get(name);
     if (!source) continue;
@@ -136,17 +147,19 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
       diagnostics.push(diagnosticAtOffset(source, "CONFIG_CODE_MISMATCH", `site code "${data.code}" differs from the file name "${name}" (rename one of them)`, offsetOf(source, ["code"]), "code"));
       ok = false;
     }
-    const previous = byCode.get(data.code);
-    if (previous) {
-      diagnostics.push(diagnosticAtOffset(source, "CONFIG_DUPLICATE_SITE", `site code "${data.code}" is already declared in ${previous.file}`, offsetOf(source, ["code"]), "code"));
+    const owner = ownerOf(data.code);
+    if (owner !== name) {
+      diagnostics.push(diagnosticAtOffset(source, "CONFIG_DUPLICATE_SITE", `site code "${data.code}" is already declared in ${display(join(options.sitesDir, owner))}`, offsetOf(source, ["code"]), "code"));
       ok = false;
     }
-    const envs = ENV_NAMES.filter((env) => data.hosts[env] !== undefined);
-    if (envs.length === 0) {
+    // Hosts in the order the file lists them.
+    const rawHosts = ((source.data as Plain).hosts ?? {}) as Plain;
+    const listed = Object.keys(rawHosts).filter((env): env is EnvName => (ENV_NAMES as readonly string[]).includes(env) && data.hosts[env as EnvName] !== undefined);
+    if (listed.length === 0) {
       diagnostics.push(diagnosticAtOffset(source, "CONFIG_NO_ENVIRONMENTS", `site "${data.code}" has no environments: list hosts for at least one of ${ENV_NAMES.join(", ")}`, offsetOf(source, ["hosts"], "key"), "hosts"));
       ok = false;
     }
-    for (const env of envs) {
+    for (const env of listed) {
       const hosts = data.hosts[env]!;
       if (hosts.length === 0) {
         diagnostics.push(diagnosticAtOffset(source, "CONFIG_ENV_NO_HOSTS", `environment "${env}" has no hosts (remove it or list at least one host)`, offsetOf(source, ["hosts", env], "key"), `hosts.${env}`));
@@ -154,10 +167,10 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
       }
       hosts.forEach((host, i) => {
         const offset = offsetOf(source, ["hosts", env, i]);
-        const owner = hostOwner.get(host);
-        if (owner) {
-          const who = owner.site === data.code ? "this site already" : `site "${owner.site}"`;
-          diagnostics.push(diagnosticAtOffset(source, "CONFIG_HOST_CONFLICT", `host "${host}" is already claimed by ${who} (${owner.file}:${owner.line}:${owner.column})`, offset, `hosts.${env}[${i}]`));
+        const first = hostOwner.get(host);
+        if (first) {
+          const who = first.site === data.code ? "this site" : `site "${first.site}"`;
+          diagnostics.push(diagnosticAtOffset(source, "CONFIG_HOST_CONFLICT", `host "${host}" is already claimed by ${who} at ${first.file}:${first.line}:${first.column}`, offset, `hosts.${env}[${i}]`));
           ok = false;
         } else {
           const pos = source.lines.linePos(offset);
@@ -171,20 +184,19 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
         ok = false;
       }
     }
-    const model: SiteModel = { code: data.code, file: source.file, data, envs: envs.filter((e) => (data.hosts[e]?.length ?? 0) > 0) };
-    if (!previous) byCode.set(data.code, model);
-    if (!parsed.success) continue;
+    const envs = ENV_NAMES.filter((e) => (data.hosts[e]?.length ?? 0) > 0);
+    const model: SiteModel = { code: data.code, file: source.file, data, envs };
+    toResolve.push({ model, source, valid: ok });
     if (ok) catalogue.sites.push(model);
   }
 
-  // Resolve site x env. Errors of the merged config are reported in the most
-  // specific file that sets (a prefix of) the offending path.
-  if (catalogue.org && orgSource) {
-    const org = catalogue.org;
+  // Resolve site x env. Runs for invalid files too, so that every problem is
+  // reported in one run; errors of the merged config are reported in the most
+  // specific file that sets (a prefix of) the offending path, and once.
+  if (orgSource) {
     const orgRaw = orgSource.data as Plain;
-    const seen = new Set<string>();
-    for (const site of catalogue.sites) {
-      const source = sources.get(`${site.code}.yaml`) ?? sources.get(`${site.code}.yml`)!;
+    const seen = new Set(diagnostics.map((d) => `${d.file}:${d.line}:${d.column}:${d.code}`));
+    for (const { model: site, source, valid } of toResolve) {
       const siteRaw = source.data as Plain;
       for (const env of site.envs) {
         const layers: Array<{ source: YamlSource; prefix: PropertyKey[]; data: unknown }> = [
@@ -193,7 +205,7 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
           { source, prefix: [], data: pickSettings(siteRaw) },
           { source, prefix: ["envs", env], data: pickSettings((siteRaw.envs as Plain | undefined)?.[env]) },
         ];
-        const merged = mergeLayers(...layers.map((l) => l.data));
+        const merged = withoutDisabledModules(mergeLayers(...layers.map((l) => l.data)));
         const parsed = SettingsSchema.safeParse(merged);
         if (!parsed.success) {
           const pick = (path: ReadonlyArray<PropertyKey>) => {
@@ -202,23 +214,33 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
                 if (hasPath(layers[i].source, [...layers[i].prefix, ...path.slice(0, len)])) return layers[i];
               }
             }
-            return layers[2];
+            // Set nowhere: a required organisation-wide default is missing.
+            return layers[0];
           };
           for (const d of issuesToDiagnostics(parsed.error.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged })) {
-            const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+            const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
             if (seen.has(key)) continue;
             seen.add(key);
-            diagnostics.push({ ...d, message: `${d.message} (in ${site.code}/${env})` });
+            diagnostics.push(d.file === orgSource.file ? d : { ...d, message: `${d.message} (in ${site.code}/${env})` });
           }
           continue;
         }
-        catalogue.bundles.push(toBundle(org, site, env, parsed.data, layers));
+        if (valid && catalogue.org) catalogue.bundles.push(toBundle(catalogue.org, site, env, parsed.data, layers));
       }
     }
   }
 
   catalogue.diagnostics = sortDiagnostics(diagnostics);
   return catalogue;
+}
+
+/** A module switched off (enabled: false) needs no other settings. */
+function withoutDisabledModules(settings: Plain): Plain {
+  const modules = settings.modules;
+  if (!isPlain(modules)) return settings;
+  const kept: Plain = {};
+  for (const [name, value] of Object.entries(modules)) if (!(isPlain(value) && value.enabled === false)) kept[name] = value;
+  return { ...settings, modules: kept };
 }
 
 function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: Array<{ source: YamlSource; prefix: PropertyKey[] }>): ResolvedBundle {

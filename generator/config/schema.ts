@@ -40,7 +40,7 @@ export const SelectorString = z
     try {
       parseSelector(src);
     } catch (err) {
-      ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${(err as Error).message}`));
+      ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${(err as Error).message.replace(/found\s*$/, "found the end of the selector")}`));
     }
   })
   .describe("A CSS selector.");
@@ -48,7 +48,7 @@ export const SelectorString = z
 const HOSTNAME = /^(?=.{1,253}$)(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const Hostname = z
   .string()
-  .regex(HOSTNAME, { message: "not a valid lower-case host name" })
+  .regex(HOSTNAME, { message: "must be a lower-case host name" })
   .describe("A host name, optionally starting with *. for every subdomain.");
 
 export const HttpsUrl = z
@@ -235,13 +235,13 @@ export const HostsSchema = envMap(z.array(Hostname)).describe(
   "Host names per environment. Only the environments the site has; each needs at least one host.",
 );
 
-export const SiteCodeSchema = z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, { message: "site codes are lower-case letters, digits and hyphens" });
+export const SiteCodeSchema = z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, { message: "must be lower-case letters, digits and hyphens" });
 
 export const SiteFileSchema = z
   .strictObject({
     code: SiteCodeSchema.describe("The site code; equals the file name."),
     name: z.string().min(1).describe("Human-readable site name."),
-    appId: z.string().regex(/^\d+$/, { message: "application ids are digit strings such as \"8\"" }).describe('Application id as a string, e.g. "8" identity, "16" store.'),
+    appId: z.string().regex(/^\d+$/, { message: "must be a digit string such as \"8\"" }).describe('Application id as a string, e.g. "8" identity, "16" store.'),
     spa: z.boolean().default(false).describe("Single-page application: page views on route changes."),
     internal: z.boolean().default(false).describe("Internal site: full consent, no banner wait."),
     hosts: HostsSchema,

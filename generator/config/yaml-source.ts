@@ -23,10 +23,34 @@ export function parseYamlSource(file: string, text: string): { source: YamlSourc
   const diagnostics: Diagnostic[] = [];
   for (const err of doc.errors) {
     const code: DiagnosticCode = err.code === "DUPLICATE_KEY" ? "YAML_DUPLICATE_KEY" : "YAML_SYNTAX";
-    diagnostics.push(diagnosticAtOffset(source, code, err.message.replace(/\s+/g, " ").trim(), err.pos[0]));
+    diagnostics.push(diagnosticAtOffset(source, code, err.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, err.pos[0], err.message)));
   }
   if (diagnostics.length === 0) source.data = doc.toJS({ maxAliasCount: 100 }) ?? {};
   return { source, diagnostics };
+}
+
+/**
+ * Moves a YAML error to where a person would look: an unclosed flow
+ * collection to its opening bracket, an indentation error from the line's
+ * leading white space to its first character.
+ */
+export function syntaxErrorOffset(text: string, offset: number, message: string): number {
+  const closer = /end with an? ([\]}])/.exec(message)?.[1];
+  if (closer) {
+    const opener = closer === "]" ? "[" : "{";
+    let depth = 0;
+    for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+      const ch = text[i];
+      if (ch === closer) depth++;
+      else if (ch === opener) {
+        if (depth === 0) return i;
+        depth--;
+      }
+    }
+  }
+  let i = offset;
+  while (i < text.length && text[i] === " ") i++;
+  return i < text.length && text[i] !== "\n" && text[i] !== "\r" ? i : offset;
 }
 
 export function diagnosticAtOffset(source: YamlSource, code: DiagnosticCode, message: string, offset: number, path?: string): Diagnostic {
@@ -46,6 +70,8 @@ export function diagnosticAtOffset(source: YamlSource, code: DiagnosticCode, mes
 export interface Located {
   /** The key node of the last path segment, when it exists. */
   key?: Node;
+  /** The deepest node found on the way (a key, or a list item). */
+  deepest?: Node;
   /** The value node at the path, when it exists. */
   value?: Node;
   /** How many path segments were found. */
@@ -56,20 +82,23 @@ export interface Located {
 export function locate(source: YamlSource, path: ReadonlyArray<PropertyKey>): Located {
   let node: unknown = source.doc.contents;
   let key: Node | undefined;
+  let deepest: Node | undefined;
   let depth = 0;
   for (const segment of path) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
       if (!pair) break;
       key = pair.key as Node;
+      deepest = key;
       node = pair.value;
     } else if (isSeq(node) && typeof segment === "number" && segment < node.items.length) {
       key = undefined;
       node = node.items[segment];
+      deepest = node as Node;
     } else break;
     depth++;
   }
-  return { key: depth === path.length ? key : key, value: node as Node | undefined, depth };
+  return { key, deepest, value: node as Node | undefined, depth };
 }
 
 /** The offset to report for a path: the value for a found path, else the deepest found key. */
@@ -79,7 +108,7 @@ export function offsetOf(source: YamlSource, path: ReadonlyArray<PropertyKey>, p
     const node = prefer === "key" && found.key ? found.key : (found.value ?? found.key);
     if (node?.range) return node.range[0];
   }
-  if (found.key?.range) return found.key.range[0];
+  if (found.deepest?.range) return found.deepest.range[0];
   const root = source.doc.contents as Node | null;
   return root?.range ? root.range[0] : 0;
 }
