@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Browser tests each start Chromium; two cores, so at most two files at once.
     maxWorkers: 2,
-    reporters: ["default"],
+    reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

@@ -10,4 +10,6 @@ if (!existsSync(fileURLToPath(entry))) {
   process.exit(2);
 }
 const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+// Exit explicitly: a failed TypeScript compile can leave the compiler's file
+// watchers open. Writes to stdout/stderr are synchronous on Linux pipes and files.
+process.exit(await main(process.argv.slice(2)));

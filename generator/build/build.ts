@@ -12,10 +12,9 @@ import { loadCatalogue, type Catalogue, type ResolvedBundle } from "../config/lo
 import { ModulesSchema } from "../config/schema.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { computeRuntimeHash, sha256, sha384Integrity, stableStringify } from "./hash.js";
-import { CONFIG_TOKEN, transpileEntry, writeEntry } from "./entry.js";
-import { readRegistry, type RegistryEntry } from "./registry.js";
+import { CONFIG_TOKEN } from "./entry.js";
 import { compileRuntime } from "./compile-runtime.js";
-import { runShapeJobs, type JobOutcome } from "./pool.js";
+import { prepareInWorker, runShapeJobs, type JobOutcome } from "./pool.js";
 import type { ShapeJob, ShapeResult } from "./compile-shape.js";
 import { packageRoot } from "./paths.js";
 
@@ -59,6 +58,8 @@ export interface BuildOptions {
   onProgress?: (event: { done: number; total: number; label: string }) => void;
   /** Compile and check but write nothing (used by inspect). */
   dryRun?: boolean;
+  /** The package root holding runtime-modules/ and the tsconfigs (tests point it at a copy). */
+  root?: string;
 }
 
 export interface BuildResult {
@@ -139,7 +140,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const sitesDir = options.sitesDir ?? defaults.sitesDir;
   const outDir = options.outDir ?? defaults.outDir;
   const cacheDir = options.cacheDir ?? defaults.cacheDir;
-  const root = packageRoot();
+  const root = options.root ?? packageRoot();
   const runtimeDir = join(root, "runtime-modules");
   const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, shapesCompiled: 0, timeMs: 0 };
   const done = (r: BuildResult) => ({ ...r, timeMs: Math.round(performance.now() - started) });
@@ -182,38 +183,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const total = toBuild.length + missing.size;
   let progress = 0;
   if (missing.size) {
-    const registryCache = join(cacheDir, `registry-${runtimeHash.slice(0, 16)}.json`);
-    let registry = await cachedJson<RegistryEntry[]>(registryCache);
-    if (!registry) {
-      const read = await readRegistry(runtimeDir);
-      diagnostics.push(...read.diagnostics);
-      const names = read.entries.map((e) => e.name);
-      for (const name of MODULE_NAMES) if (!names.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in the config schema but not in runtime-modules/registry.ts`, severity: "error" });
-      for (const name of names) if (!MODULE_NAMES.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in runtime-modules/registry.ts but not in the config schema (ModulesSchema)`, severity: "error" });
-      if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
-      registry = read.entries;
-      await mkdir(cacheDir, { recursive: true });
-      await writeAtomic(registryCache, JSON.stringify(registry));
-    }
     const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
-    diagnostics.push(...(await compileRuntime({ root, runtimeDir, registry, outDir: compiledRuntime })));
-    if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
-
-    const tsMorph = await import("ts-morph");
-    const entriesDir = join(cacheDir, "entries");
-    await mkdir(entriesDir, { recursive: true });
     await mkdir(join(cacheDir, "shapes"), { recursive: true });
-    const jobs: ShapeJob[] = [];
-    for (const [key, names] of [...missing].sort(([a], [b]) => a.localeCompare(b))) {
-      const modules = registry.filter((r) => names.includes(r.name));
-      const bundleConfigTypes = join(root, "generator", "config", "bundle-config.ts");
-      // The typed entry, kept on disk for people and for the type-check test.
-      const entryFile = join(entriesDir, `${key}.ts`);
-      await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules }));
-      const compileSource = writeEntry(tsMorph, { runtimeDir: compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules });
-      const moduleDirs = Object.fromEntries(modules.map((m) => [m.name, join(compiledRuntime, m.from.replace(/\/[^/]+$/, ""))]));
-      jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs });
-    }
+    // The registry and entries (ts-morph) on a worker while the main thread compiles the runtime.
+    const [prepared, runtimeDiagnostics] = await Promise.all([
+      prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...missing] }),
+      compileRuntime({ root, runtimeDir, outDir: compiledRuntime }),
+    ]);
+    diagnostics.push(...prepared.diagnostics, ...runtimeDiagnostics);
+    if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
+    const jobs = prepared.jobs;
     const outcomes: JobOutcome[] = await runShapeJobs(jobs, {
       workers: options.workers,
       onDone: (o) => options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled module set ${o.result.key}` : `failed ${o.key}` }),

@@ -4,15 +4,23 @@
  * cache. Stage B (compile-shape.ts) bundles each module set from that output.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { codeFrame } from "../diagnostics/diagnostic.js";
 import { join, relative } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { RegistryEntry } from "./registry.js";
+
+function runtimeSources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) runtimeSources(full, out);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && full !== join(dir, "registry.ts")) out.push(full);
+  }
+  return out;
+}
 
 export interface RuntimeCompileOptions {
   root: string;
   runtimeDir: string;
-  registry: RegistryEntry[];
   /** Final output directory (created atomically). */
   outDir: string;
 }
@@ -23,17 +31,30 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
   const pluginModule = (await import("@rollup/plugin-typescript")) as unknown as { default: (options: Record<string, unknown>) => import("rollup").Plugin };
   const typescript = pluginModule.default;
   const diagnostics: Diagnostic[] = [];
-  const input: Record<string, string> = { "core/boot": join(options.runtimeDir, "core", "boot.ts") };
-  for (const m of options.registry) input[m.from] = join(options.runtimeDir, `${m.from}.ts`);
-  const toDiagnostic = (w: { message: string; loc?: { file?: string; line: number; column: number }; frame?: string; id?: string }): Diagnostic => ({
-    code: "BUILD_COMPILE_ERROR",
-    message: w.message.replace(/^\[plugin typescript\]\s*/, "").replace(/^@rollup\/plugin-typescript\s*/, ""),
-    file: w.loc?.file ? relative(process.cwd(), w.loc.file) : w.id ? relative(process.cwd(), w.id) : undefined,
-    line: w.loc?.line,
-    column: w.loc ? w.loc.column + 1 : undefined,
-    severity: "error",
-    frame: w.frame,
-  });
+  // Every runtime source is an input (the registry itself is metadata, never bundled).
+  const input: Record<string, string> = {};
+  for (const file of runtimeSources(options.runtimeDir)) input[relative(options.runtimeDir, file).replace(/\.ts$/, "")] = file;
+  const toDiagnostic = (w: { message: string; loc?: { file?: string; line: number; column: number }; id?: string; plugin?: string }): Diagnostic => {
+    const file = w.loc?.file ?? w.id;
+    const line = w.loc?.line;
+    // plugin-typescript reports 1-based columns; rollup's own are 0-based.
+    const column = w.loc ? w.loc.column + (w.plugin === "typescript" ? 0 : 1) : undefined;
+    let frame: string | undefined;
+    try {
+      if (file && line && column) frame = codeFrame(readFileSync(file, "utf8"), line, column);
+    } catch {
+      frame = undefined;
+    }
+    return {
+      code: "BUILD_COMPILE_ERROR",
+      message: w.message.replace(/^\[plugin typescript\]\s*/, "").replace(/^.*?\(\d+:\d+\):\s*/, "").replace(/^@rollup\/plugin-typescript\s*/, ""),
+      file: file ? relative(process.cwd(), file) : undefined,
+      line,
+      column,
+      severity: "error",
+      frame,
+    };
+  };
   const tmp = `${options.outDir}.tmp-${process.pid}`;
   let bundle: import("rollup").RollupBuild | undefined;
   try {

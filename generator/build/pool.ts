@@ -6,12 +6,29 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { compileShape, type ShapeJob, type ShapeResult } from "./compile-shape.js";
+import { prepareShapes, type PrepareInput, type PrepareOutput } from "./prepare.js";
+
+const COMPILED = import.meta.url.endsWith(".js");
+
+/** prepareShapes on its own worker thread (in-process when running from sources). */
+export function prepareInWorker(input: PrepareInput): Promise<PrepareOutput> {
+  if (!COMPILED) return prepareShapes(input);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./prepare-worker.js", import.meta.url), { workerData: input });
+    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) => {
+      void worker.terminate();
+      if (m.ok) resolve(m.output);
+      else reject(new Error(m.error));
+    });
+    worker.once("error", reject);
+  });
+}
 
 export type JobOutcome = { ok: true; result: ShapeResult } | { ok: false; key: string; error: string };
 
 export async function runShapeJobs(jobs: ShapeJob[], options: { workers?: number; onDone?: (outcome: JobOutcome) => void } = {}): Promise<JobOutcome[]> {
   const workerUrl = new URL("./worker.js", import.meta.url);
-  const compiled = import.meta.url.endsWith(".js");
+  const compiled = COMPILED;
   const size = Math.max(1, Math.min(options.workers ?? availableParallelism(), jobs.length));
   const outcomes: JobOutcome[] = [];
   const finish = (o: JobOutcome) => {

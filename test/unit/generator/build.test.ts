@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +125,24 @@ describe("the compiler", () => {
     const failed = await build({ sitesDir: sites, outDir: out, cacheDir: cache1 });
     expect(failed.exitCode).toBe(1);
     expect(failed.diagnostics[0]).toMatchObject({ code: "CONFIG_INVALID_TYPE", path: "appId" });
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  it('"a failed build (… compile error …) leaves dist/ byte-for-byte as it was": a runtime syntax error is located, exit 3', async () => {
+    const root = tempDir("root");
+    for (const name of ["runtime-modules", "generator", "tsconfig.base.json", "tsconfig.runtime.json", "package.json"]) cpSync(join(REPO, name), join(root, name), { recursive: true });
+    symlinkSync(join(REPO, "node_modules"), join(root, "node_modules"));
+    const broken = join(root, "runtime-modules", "core", "now.ts");
+    writeFileSync(broken, `${readFileSync(broken, "utf8")}\nexport const broken = ;\n`);
+    const out = tempDir("out");
+    expect((await build({ sites: ["go"], envs: ["prod"], outDir: out, cacheDir: cache1 })).ok).toBe(true);
+    const before = snapshotTree(out);
+    const failed = await build({ root, sites: ["go"], envs: ["prod"], outDir: out, cacheDir: tempDir("cache") });
+    expect(failed.exitCode).toBe(3);
+    expect(failed.diagnostics[0]).toMatchObject({ code: "BUILD_COMPILE_ERROR", line: readFileSync(broken, "utf8").split("\n").indexOf("export const broken = ;") + 1, column: 23 });
+    expect(failed.diagnostics[0].file).toMatch(/runtime-modules\/core\/now\.ts$/);
+    expect(failed.diagnostics[0].message).toMatch(/TS1109: Expression expected/);
+    expect(failed.diagnostics[0].frame).toMatch(/> +\d+ \| export const broken = ;/);
     expect(snapshotTree(out)).toEqual(before);
   });
 

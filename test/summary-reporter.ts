@@ -1,0 +1,23 @@
+/**
+ * Prints one plain closing line, `tests: N passed, N failed, N skipped`, after
+ * vitest's own summary, so CI logs state the count in a runner-neutral form.
+ */
+import type { Reporter, TestModule } from "vitest/node";
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === "passed") passed++;
+        else if (state === "failed") failed++;
+        else skipped++;
+      }
+      if (module.state() === "failed" && ![...module.children.allTests()].length) failed++;
+    }
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
+  }
+}
