@@ -21,7 +21,14 @@ export function createConsentGate(config: Pick<BundleConfig, "consent" | "site">
   let hooked = false;
 
   function allows(category: ConsentCategory): boolean {
-    return activeGroupsAllow(category, win.OnetrustActiveGroups, config.consent.groups, config.site.internal);
+    let groups: string | undefined;
+    try {
+      groups = win.OnetrustActiveGroups;
+    } catch (e) {
+      // A hostile or broken banner global counts as no consent given yet.
+      log.warn(CONSENT_HOOK_FAILED, errorText(e));
+    }
+    return activeGroupsAllow(category, groups, config.consent.groups, config.site.internal);
   }
 
   function run(callback: () => void): void {
