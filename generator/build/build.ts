@@ -14,7 +14,8 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { computeRuntimeHash, sha256, sha384Integrity, stableStringify } from "./hash.js";
 import { CONFIG_TOKEN } from "./entry.js";
 import { compileRuntime } from "./compile-runtime.js";
-import { prepareInWorker, runShapeJobs, type JobOutcome } from "./pool.js";
+import { createShapePool, prepareInWorker, type JobOutcome } from "./pool.js";
+import { availableParallelism } from "node:os";
 import type { ShapeJob, ShapeResult } from "./compile-shape.js";
 import { packageRoot } from "./paths.js";
 
@@ -74,6 +75,8 @@ export interface BuildResult {
   timeMs: number;
   manifest?: Manifest;
   catalogue?: Catalogue;
+  /** Milliseconds spent in each phase (for the benchmark). */
+  phases: Record<string, number>;
 }
 
 export const MODULE_NAMES = Object.keys(ModulesSchema.shape);
@@ -142,11 +145,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const cacheDir = options.cacheDir ?? defaults.cacheDir;
   const root = options.root ?? packageRoot();
   const runtimeDir = join(root, "runtime-modules");
-  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, shapesCompiled: 0, timeMs: 0 };
+  const phases: Record<string, number> = {};
+  let mark = started;
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+  };
+  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, shapesCompiled: 0, timeMs: 0, phases };
   const done = (r: BuildResult) => ({ ...r, timeMs: Math.round(performance.now() - started) });
 
   const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
   result.catalogue = catalogue;
+  phase("config");
   if (catalogue.diagnostics.length) return done({ ...result, diagnostics: catalogue.diagnostics });
   const usage = usageDiagnostics(catalogue, options);
   if (usage.length) return done({ ...result, diagnostics: usage });
@@ -192,11 +203,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     ]);
     diagnostics.push(...prepared.diagnostics, ...runtimeDiagnostics);
     if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
-    const jobs = prepared.jobs;
-    const outcomes: JobOutcome[] = await runShapeJobs(jobs, {
-      workers: options.workers,
-      onDone: (o) => options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled module set ${o.result.key}` : `failed ${o.key}` }),
-    });
+    phase("runtime+entries");
+    const pool = createShapePool(Math.min(options.workers ?? availableParallelism(), missing.size));
+    const outcomes: JobOutcome[] = await pool
+      .run(prepared.jobs, (o) => options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled module set ${o.result.key}` : `failed ${o.key}` }))
+      .finally(() => pool.close());
     for (const o of outcomes) {
       if (!o.ok) {
         diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `module set [${missing.get(o.key)?.join(", ")}]: ${o.error}`, severity: "error" });
@@ -207,6 +218,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       result.shapesCompiled++;
     }
     if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
+    phase("module sets");
   }
 
   // Bundles: splice the config into the shape, hash, measure, check.
@@ -252,6 +264,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     options.onProgress?.({ done: Math.min(total, ++progress), total, label: dir });
   }
   if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+  phase("bundles");
 
   // Write: bundles first (new names), then the manifest, then prune.
   const knownKeys = new Set(catalogue.bundles.map((b) => `${b.site}/${b.env}`));
@@ -263,11 +276,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env)) };
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
-      for (const { report, code } of outputs) {
-        await mkdir(join(outDir, report.env, report.site), { recursive: true });
-        await writeAtomic(join(outDir, report.file), code);
-        await writeAtomic(join(outDir, report.alias), code);
-      }
+      await Promise.all(
+        outputs.map(async ({ report, code }) => {
+          await mkdir(join(outDir, report.env, report.site), { recursive: true });
+          await Promise.all([writeAtomic(join(outDir, report.file), code), writeAtomic(join(outDir, report.alias), code)]);
+        }),
+      );
       await mkdir(outDir, { recursive: true });
       await writeAtomic(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
       await prune(outDir, manifest, previous);
@@ -275,6 +289,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       return done({ ...result, exitCode: 3, diagnostics: [{ code: "BUILD_WRITE_FAILED", message: (err as Error).message, severity: "error" }] });
     }
   }
+  phase("write");
   reports.sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env));
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }

@@ -32,6 +32,11 @@ export const TERSER_OPTIONS = {
   format: { comments: false },
 };
 
+/** Loads rollup and terser ahead of the first job. */
+export async function warmUp(): Promise<void> {
+  await Promise.all([import("rollup"), import("terser")]);
+}
+
 export async function compileShape(job: ShapeJob): Promise<ShapeResult> {
   const { rollup } = await import("rollup");
   const { minify } = await import("terser");

@@ -26,46 +26,70 @@ export function prepareInWorker(input: PrepareInput): Promise<PrepareOutput> {
 
 export type JobOutcome = { ok: true; result: ShapeResult } | { ok: false; key: string; error: string };
 
-export async function runShapeJobs(jobs: ShapeJob[], options: { workers?: number; onDone?: (outcome: JobOutcome) => void } = {}): Promise<JobOutcome[]> {
-  const workerUrl = new URL("./worker.js", import.meta.url);
-  const compiled = COMPILED;
-  const size = Math.max(1, Math.min(options.workers ?? availableParallelism(), jobs.length));
-  const outcomes: JobOutcome[] = [];
-  const finish = (o: JobOutcome) => {
-    outcomes.push(o);
-    options.onDone?.(o);
-  };
-  if (!compiled || size === 1) {
-    for (const job of jobs) {
-      try {
-        finish({ ok: true, result: await compileShape(job) });
-      } catch (err) {
-        finish({ ok: false, key: job.key, error: (err as Error).message });
-      }
-    }
-    return outcomes;
-  }
-  const queue = [...jobs];
-  await Promise.all(
-    Array.from({ length: size }, () =>
-      new Promise<void>((resolve, reject) => {
-        const worker = new Worker(workerUrl);
-        const next = () => {
-          const job = queue.shift();
-          if (!job) {
-            void worker.terminate().then(() => resolve());
-            return;
+export interface ShapePool {
+  run(jobs: ShapeJob[], onDone?: (outcome: JobOutcome) => void): Promise<JobOutcome[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the shape workers, each loading rollup and terser at once. In-process (no threads) when running from TypeScript
+ * sources, where a worker could not load the .ts file, or with one worker.
+ */
+export function createShapePool(workers: number = availableParallelism()): ShapePool {
+  const size = Math.max(1, workers);
+  if (!COMPILED || size === 1) {
+    return {
+      async run(jobs, onDone) {
+        const outcomes: JobOutcome[] = [];
+        for (const job of jobs) {
+          let outcome: JobOutcome;
+          try {
+            outcome = { ok: true, result: await compileShape(job) };
+          } catch (err) {
+            outcome = { ok: false, key: job.key, error: (err as Error).message };
           }
-          worker.postMessage(job);
-        };
-        worker.on("message", (o: JobOutcome) => {
-          finish(o);
-          next();
-        });
-        worker.on("error", reject);
-        next();
-      }),
-    ),
-  );
-  return outcomes;
+          outcomes.push(outcome);
+          onDone?.(outcome);
+        }
+        return outcomes;
+      },
+      async close() {},
+    };
+  }
+  const threads = Array.from({ length: size }, () => new Worker(new URL("./worker.js", import.meta.url)));
+  for (const thread of threads) thread.postMessage({ warmUp: true });
+  return {
+    run(jobs, onDone) {
+      const queue = [...jobs];
+      const outcomes: JobOutcome[] = [];
+      return Promise.all(
+        threads.map(
+          (worker) =>
+            new Promise<void>((resolve, reject) => {
+              const next = () => {
+                const job = queue.shift();
+                if (!job) {
+                  worker.off("message", onMessage);
+                  resolve();
+                  return;
+                }
+                worker.postMessage(job);
+              };
+              const onMessage = (o: JobOutcome | { warm: true }) => {
+                if ("warm" in o) return;
+                outcomes.push(o);
+                onDone?.(o);
+                next();
+              };
+              worker.on("message", onMessage);
+              worker.once("error", reject);
+              next();
+            }),
+        ),
+      ).then(() => outcomes);
+    },
+    async close() {
+      await Promise.all(threads.map((t) => t.terminate()));
+    },
+  };
 }

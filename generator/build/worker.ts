@@ -1,8 +1,13 @@
 /** Worker thread: compiles shapes sent by the pool (see pool.ts). */
 import { parentPort } from "node:worker_threads";
-import { compileShape, type ShapeJob } from "./compile-shape.js";
+import { compileShape, warmUp, type ShapeJob } from "./compile-shape.js";
 
-parentPort?.on("message", async (job: ShapeJob) => {
+parentPort?.on("message", async (job: ShapeJob | { warmUp: true }) => {
+  if ("warmUp" in job) {
+    await warmUp();
+    parentPort!.postMessage({ warm: true });
+    return;
+  }
   try {
     parentPort!.postMessage({ ok: true, result: await compileShape(job) });
   } catch (err) {

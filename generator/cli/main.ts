@@ -189,6 +189,7 @@ function finishBuild(io: CliIo, result: BuildResult, json: boolean): number {
           built: result.built,
           reused: result.reused,
           timeMs: result.timeMs,
+          phases: result.phases,
           bundles: result.bundles.map(({ moduleSources: _s, ...b }) => b),
           diagnostics: result.diagnostics.map(toJson),
         },
