@@ -13,7 +13,7 @@ export interface SiteIdentity {
   internal: boolean;
 }
 
-export interface BundleConfig extends Omit<Settings, "budget" | "modules"> {
+export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules"> {
   /** Format version of this object. */
   v: 1;
   site: SiteIdentity;
@@ -29,4 +29,5 @@ export interface BundleConfig extends Omit<Settings, "budget" | "modules"> {
   modules: { [K in keyof ModulesConfig]?: NonNullable<ModulesConfig[K]> };
 }
 
+export type { Rule, RuleEvent, RuleCondition, RuleAction, DataElement } from "./schemas/rules.js";
 export type { EnvName, ConsentCategory, ChatModuleConfig, SurveyModuleConfig, ModulesConfig, Timing, ConsentSettings, ModuleName } from "./schema.js";

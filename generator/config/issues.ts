@@ -38,7 +38,7 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType };
+type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType; options?: z.ZodType[]; getter?: () => z.ZodType };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -47,13 +47,28 @@ function unwrap(schema: z.ZodType): z.ZodType {
     const def = defOf(s);
     if ((def.type === "optional" || def.type === "default" || def.type === "prefault" || def.type === "nullable" || def.type === "readonly") && def.innerType) s = def.innerType;
     else if (def.type === "pipe" && def.in) s = def.in;
+    else if (def.type === "lazy" && def.getter) s = def.getter();
     else return s;
   }
 }
 
-/** The object keys the schema allows at a key path. */
-export function allowedKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] {
-  let s: z.ZodType | undefined = unwrap(schema);
+/** For a union, the branch whose literal `type` matches the data (else the first). */
+function branch(s: z.ZodType, data: unknown): z.ZodType {
+  const def = defOf(s);
+  if (def.type !== "union" || !def.options) return s;
+  const type = data && typeof data === "object" ? (data as Record<string, unknown>).type : undefined;
+  for (const option of def.options) {
+    const shape = defOf(unwrap(option)).shape;
+    const literal = shape?.type ? (defOf(shape.type) as unknown as { values?: unknown[] }).values : undefined;
+    if (literal?.includes(type)) return unwrap(option);
+  }
+  return unwrap(def.options[0]);
+}
+
+/** The object keys the schema allows at a key path (data picks union branches). */
+export function allowedKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>, data?: unknown): string[] {
+  let s: z.ZodType | undefined = branch(unwrap(schema), data);
+  let value = data;
   for (const segment of path) {
     if (!s) return [];
     const def = defOf(s);
@@ -61,7 +76,8 @@ export function allowedKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey
     else if (def.type === "array") s = def.element;
     else if (def.type === "record") s = def.valueType;
     else return [];
-    if (s) s = unwrap(s);
+    value = value && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[segment as string] : undefined;
+    if (s) s = branch(unwrap(s), value);
   }
   if (!s) return [];
   const def = defOf(s);
@@ -97,7 +113,10 @@ export interface IssueContext {
 }
 
 /** Which source file a merged-config path came from (for merged validation). */
-export type SourcePicker = (path: ReadonlyArray<PropertyKey>) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey> };
+export type SourcePicker = (path: ReadonlyArray<PropertyKey>) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> };
+
+/** The full key path in the file: the picker's own mapping, or prefix + path. */
+const inFile = (picked: ReturnType<SourcePicker>, path: ReadonlyArray<PropertyKey>) => picked.path ?? [...picked.prefix, ...path];
 
 export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker, ctx: IssueContext): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -107,10 +126,11 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       const parentKey = String(path[path.length - 1] ?? "");
       for (const key of issue.keys) {
         const keyPath = [...path, key];
-        const { source, prefix } = pick(keyPath);
-        const full = [...prefix, ...keyPath];
+        const picked = pick(keyPath);
+        const { source } = picked;
+        const full = inFile(picked, keyPath);
         let code: DiagnosticCode = "CONFIG_UNKNOWN_KEY";
-        let candidates = allowedKeysAt(ctx.schema, path);
+        let candidates = allowedKeysAt(ctx.schema, path, ctx.data);
         let noun = "key";
         if (parentKey === "modules") {
           code = "CONFIG_UNKNOWN_MODULE";
@@ -126,8 +146,9 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       }
       continue;
     }
-    const { source, prefix } = pick(path);
-    const full = [...prefix, ...path];
+    const picked = pick(path);
+    const { source } = picked;
+    const full = inFile(picked, path);
     const received = valueAt(ctx.data, path);
     let code: DiagnosticCode;
     let message: string;
@@ -172,10 +193,25 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
         message = issue.message;
         break;
       }
-      case "invalid_union":
+      case "invalid_union": {
+        const discriminated = issue as typeof issue & { discriminator?: string; options?: unknown[] };
+        if (discriminated.discriminator && discriminated.options) {
+          const where = path.map(String);
+          const kind = where.includes("actions") ? "action" : where.includes("events") ? "event type" : where.some((p) => p === "conditions" || p === "condition") ? "condition" : "type";
+          code = kind === "action" ? "CONFIG_UNKNOWN_ACTION" : kind === "event type" ? "CONFIG_UNKNOWN_EVENT_TYPE" : kind === "condition" ? "CONFIG_UNKNOWN_CONDITION" : "CONFIG_INVALID_VALUE";
+          const options = discriminated.options.map(String);
+          const suggestion = typeof received === "string" ? nearest(received, options) : undefined;
+          message =
+            received === undefined
+              ? `missing "${discriminated.discriminator}" (one of ${options.join(", ")})`
+              : `unknown ${kind} ${JSON.stringify(received)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (expected one of ${options.join(", ")})`}`;
+          if (received === undefined) code = "CONFIG_MISSING_KEY";
+          break;
+        }
         code = "CONFIG_INVALID_VALUE";
         message = `${describe(received)} matches none of the allowed forms`;
         break;
+      }
       default:
         code = "CONFIG_INVALID_VALUE";
         message = issue.message;

@@ -13,6 +13,7 @@ import { ENV_NAMES } from "./constants.js";
 import { HostsSchema, OrgFileSchema, SettingsSchema, SiteCodeSchema, SiteFileSchema, type EnvName, type OrgFile, type Settings, type SiteFile } from "./schema.js";
 import type { BundleConfig } from "./bundle-config.js";
 import { issuesToDiagnostics } from "./issues.js";
+import { checkRules } from "./rules-check.js";
 import { diagnosticAtOffset, hasPath, offsetOf, parseYamlSource, type YamlSource } from "./yaml-source.js";
 
 export const ORG_FILE = "_org.yaml";
@@ -205,26 +206,20 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
           { source, prefix: [], data: pickSettings(siteRaw) },
           { source, prefix: ["envs", env], data: pickSettings((siteRaw.envs as Plain | undefined)?.[env]) },
         ];
-        const merged = withoutDisabledModules(mergeLayers(...layers.map((l) => l.data)));
+        const { merged, pick } = mergeSettings(layers);
         const parsed = SettingsSchema.safeParse(merged);
-        if (!parsed.success) {
-          const pick = (path: ReadonlyArray<PropertyKey>) => {
-            for (let len = path.length; len >= 1; len--) {
-              for (let i = layers.length - 1; i >= 0; i--) {
-                if (hasPath(layers[i].source, [...layers[i].prefix, ...path.slice(0, len)])) return layers[i];
-              }
-            }
-            // Set nowhere: a required organisation-wide default is missing.
-            return layers[0];
-          };
-          for (const d of issuesToDiagnostics(parsed.error.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged })) {
-            const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            diagnostics.push(d.file === orgSource.file ? d : { ...d, message: `${d.message} (in ${site.code}/${env})` });
-          }
-          continue;
+        const found = parsed.success
+          ? checkRules({ settings: parsed.data, enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]), pick, where: `${site.code}/${env}` })
+          : issuesToDiagnostics(parsed.error.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged }).map((d) =>
+              d.file === orgSource.file ? d : { ...d, message: `${d.message} (in ${site.code}/${env})` },
+            );
+        for (const d of found) {
+          const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          diagnostics.push(d);
         }
+        if (!parsed.success || found.length) continue;
         if (valid && catalogue.org) catalogue.bundles.push(toBundle(catalogue.org, site, env, parsed.data, layers));
       }
     }
@@ -232,6 +227,66 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
 
   catalogue.diagnostics = sortDiagnostics(diagnostics);
   return catalogue;
+}
+
+type Layer = { source: YamlSource; prefix: PropertyKey[]; data: unknown };
+
+/**
+ * Merges the four layers of one site x environment. Objects merge key by
+ * key; lists and values are replaced; except that rules and disabledRules
+ * add up across layers and a data element replaces the same-named one whole.
+ * The picker maps a path of the merged settings to the file and key path
+ * that wrote it.
+ */
+function mergeSettings(layers: Layer[]) {
+  const SPECIAL = ["rules", "disabledRules", "dataElements"];
+  const plain = layers.map((l) => Object.fromEntries(Object.entries((l.data ?? {}) as Plain).filter(([k]) => !SPECIAL.includes(k))));
+  const merged = withoutDisabledModules(mergeLayers(...plain));
+  const origins: Record<string, Array<{ layer: Layer; index: number }>> = { rules: [], disabledRules: [] };
+  for (const key of ["rules", "disabledRules"]) {
+    const all: unknown[] = [];
+    let invalid: unknown;
+    for (const layer of layers) {
+      const list = (layer.data as Plain | undefined)?.[key];
+      if (Array.isArray(list)) {
+        list.forEach((item, index) => {
+          all.push(item);
+          origins[key].push({ layer, index });
+        });
+      } else if (list !== undefined) invalid = list; // not a list: the schema reports it
+    }
+    merged[key] = invalid ?? all;
+  }
+  const elementOrigin: Record<string, Layer> = {};
+  const elements: Plain = {};
+  for (const layer of layers) {
+    const own = (layer.data as Plain | undefined)?.dataElements;
+    if (!isPlain(own)) continue;
+    for (const [name, element] of Object.entries(own)) {
+      elements[name] = element;
+      elementOrigin[name] = layer;
+    }
+  }
+  merged.dataElements = elements;
+  const pick = (path: ReadonlyArray<PropertyKey>): { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> } => {
+    const [head, index, ...rest] = path;
+    if ((head === "rules" || head === "disabledRules") && typeof index === "number" && origins[head][index]) {
+      const { layer, index: local } = origins[head][index];
+      return { source: layer.source, prefix: layer.prefix, path: [...layer.prefix, head, local, ...rest] };
+    }
+    if (head === "dataElements" && typeof index === "string" && elementOrigin[index]) {
+      const layer = elementOrigin[index];
+      return { source: layer.source, prefix: layer.prefix, path: [...layer.prefix, ...path] };
+    }
+    for (let len = path.length; len >= 1; len--) {
+      for (let i = layers.length - 1; i >= 0; i--) {
+        if (hasPath(layers[i].source, [...layers[i].prefix, ...path.slice(0, len)])) return layers[i];
+      }
+    }
+    // Set nowhere: a required organisation-wide default is missing.
+    return layers[0];
+  };
+  return { merged, pick };
 }
 
 /** A module switched off (enabled: false) needs no other settings. */
@@ -244,7 +299,7 @@ function withoutDisabledModules(settings: Plain): Plain {
 }
 
 function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: Array<{ source: YamlSource; prefix: PropertyKey[] }>): ResolvedBundle {
-  const { budget, modules, ...rest } = settings;
+  const { budget, modules, disabledRules, rules, ...rest } = settings;
   const enabled: BundleConfig["modules"] = {};
   const moduleSources: Record<string, string> = {};
   for (const [name, value] of Object.entries(modules) as Array<[keyof typeof modules, (typeof modules)[keyof typeof modules]]>) {
@@ -268,6 +323,7 @@ function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Setting
     defaultEnv: org.defaultEnv,
     envFallback: org.envFallback,
     ...rest,
+    rules: rules.filter((r) => !disabledRules.includes(r.id)),
     modules: enabled,
   };
   const budgetLayer = [...layers].reverse().find((l) => hasPath(l.source, [...l.prefix, "budget", "gzipBytes"]));

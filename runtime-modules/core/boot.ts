@@ -20,22 +20,32 @@ import {
 import { createMonitor } from "./monitor";
 import { readPage } from "./page";
 import { VERSION } from "./version";
+import { createProvidedValues } from "./provided-values";
+import { defaultPageName } from "./default-page-name";
+import { createDataLayer, type PushValidator } from "../rules/data-layer";
+import { createDataElements } from "../rules/data-elements";
+import { createRuleEngine } from "../rules/engine";
+import { connectEvents } from "../rules/events";
+import { createAnalytics } from "../edge/create-analytics";
 
 export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
+
+/** Checks data-layer pushes against their documented shapes; only non-production entries pass one. */
+export type BootOptions = { validatePush?: PushValidator };
 
 /**
  * Starts a bundle: checks the host, then creates each module the bundle
  * holds. Never throws into the page: every failure is caught and logged.
  */
-export function boot(config: BundleConfig, factories: Factories): void {
+export function boot(config: BundleConfig, factories: Factories, options: BootOptions = {}): void {
   try {
-    start(config, factories, window as SitetagsWindow);
+    start(config, factories, window as SitetagsWindow, options.validatePush);
   } catch (e) {
     // Even the logger failed; nothing more can be done quietly.
   }
 }
 
-function start(config: BundleConfig, factories: Factories, win: SitetagsWindow): void {
+function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, validatePush?: PushValidator): void {
   const monitor = createMonitor(win);
   const log = createLogger(monitor, readDebugMode(win));
   try {
@@ -55,6 +65,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow):
     }
 
     const modules: string[] = [];
+    let track: (name: string, detail?: unknown) => void = () => undefined;
     const commands: Record<string, Commands> = {};
     const api: SitetagsGlobal = {
       version: VERSION,
@@ -67,19 +78,26 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow):
         return log.entries.slice();
       },
       commands,
+      track: (name: string, detail?: unknown) => {
+        try {
+          track(name, detail);
+        } catch (e) {
+          log.error(COMMAND_FAILED, { command: "track", error: errorText(e) });
+        }
+      },
     };
     Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
     monitor.emit("boot", { version: VERSION, site: config.site.code, env, bundleEnv: config.env });
 
-    const services: Omit<ModuleServices<unknown>, "config"> = {
-      bundle: config,
-      log,
-      monitor,
-      consent: createConsentGate(config, win, log),
-      cookies: createCookies(doc, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain }),
-      page,
-      loadScript: createLoadScript(doc, findNonce(doc)),
-    };
+    const consent = createConsentGate(config, win, log);
+    const cookies = createCookies(doc, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
+    const loadScript = createLoadScript(doc, findNonce(doc));
+    const currentPage = () => readPage(loc, doc);
+    const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
+    const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
+    const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
+    const analytics = createAnalytics({ config, consent, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    const services: Omit<ModuleServices<unknown>, "config"> = { bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
 
     for (const name of Object.keys(factories) as ModuleName[]) {
       const factory = factories[name];
@@ -99,6 +117,27 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow):
       }
     }
     Object.freeze(commands);
+
+    // Rules last, so that module commands and provided values exist.
+    const engine = createRuleEngine(config.rules, {
+      conditions: {
+        page: currentPage,
+        cookie: cookies.get,
+        dataElement: dataElements.get,
+        consent: consent.allows,
+        env: config.env,
+        loggedIn: () => values.get("loggedIn") === true,
+        random: Math.random,
+      },
+      actions: { analytics, consent, loadScript, dataElements, pushDataLayer: dataLayer.push, commands, doc },
+      log,
+      monitor,
+      timeout: config.timing.ruleTimeout,
+      setTimeout: (fn, ms) => win.setTimeout(fn, ms),
+      clearTimeout: (handle) => win.clearTimeout(handle as number),
+      now: () => win.performance.now(),
+    });
+    track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView });
   } catch (e) {
     log.error(BOOT_FAILED, errorText(e));
   }

@@ -22,6 +22,8 @@ export interface SitetagsGlobal {
   readonly log: readonly LogEntry[];
   /** Each started module's commands, by module name. */
   readonly commands: Readonly<Record<string, Readonly<Commands>>>;
+  /** Direct-call rules: `sitetags.track("scoreShown", detail)`. */
+  track(name: string, detail?: unknown): void;
 }
 
 export interface SitetagsWindow extends Window {

@@ -90,3 +90,15 @@ export const TAG_DISABLED = "tag disabled by query parameter";
 export const TAG_LOADED = "tag loaded";
 export const WIDGET_NOT_LOADED = "widget not loaded";
 export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
+
+/* ---- Rules, data elements, the data layer ---- */
+
+/** "timeout error when a condition or action exceeds its limit" (spec section 8). */
+export const STEP_TIMEOUT = "timeout error: a condition or action exceeded its limit";
+export const RULE_CONDITION_FAILED = "rule condition failed";
+export const RULE_ACTION_FAILED = "rule action failed";
+export const DATA_ELEMENT_CIRCULAR = "data element circular reference";
+export const DATA_ELEMENT_UNKNOWN = "unknown data element";
+export const DATA_ELEMENT_FAILED = "data element could not be read";
+export const DATA_LAYER_INVALID_PUSH = "data layer push ignored: not an object";
+export const DATA_LAYER_LISTENER_FAILED = "data layer listener failed";

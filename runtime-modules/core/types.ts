@@ -75,6 +75,12 @@ export interface ModuleServices<C> {
   cookies: Cookies;
   page: PageInfo;
   loadScript: LoadScript;
+  /** Values for data elements: a module provides its own (`values.provide("pageName", …)`). */
+  values: ProvidedValues;
+  /** The data layer (computed state, listeners, push). */
+  dataLayer: { get(path: string): unknown; push(item: Record<string, unknown>): void; on(listener: (push: Record<string, unknown>, event: string | undefined) => void): void };
+  /** Analytics (the Edge client). */
+  analytics: Analytics;
 }
 
 /** What a module returns: named commands other parts (rules, pages) may call. */
@@ -93,4 +99,18 @@ export interface ModuleDefinition {
   /** Strings that appear in the minified bundle if and only if the module is included. */
   markers: readonly string[];
   description: string;
+}
+
+/** Where rule actions send analytics (the Edge client). */
+export interface Analytics {
+  pageView(event: { name?: string; variables?: Record<string, string> }): Promise<unknown>;
+  event(event: { name: string; eventType: string; linkType: "other" | "download" | "exit"; url?: string; variables?: Record<string, string> }): Promise<unknown>;
+  /** Variables merged into every later beacon of this page view. */
+  setVariables(variables: Record<string, string>): void;
+}
+
+/** Values the runtime and modules provide to data elements (`provided: NAME`). */
+export interface ProvidedValues {
+  provide(name: string, read: () => unknown): void;
+  get(name: string): unknown;
 }

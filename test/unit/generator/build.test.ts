@@ -2,7 +2,10 @@ import { createHash } from "node:crypto";
 import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+// Cold compiles: generous on a loaded two-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 import { build, selectBundles, type BuildResult } from "../../../generator/build/build.js";
 import { readRegistry } from "../../../generator/build/registry.js";
 import { loadCatalogue } from "../../../generator/config/load.js";

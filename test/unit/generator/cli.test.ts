@@ -1,7 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+// Cold compiles: generous on a loaded two-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 import { build } from "../../../generator/build/build.js";
 import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
 

@@ -21,7 +21,7 @@ function files(dir: string): string[] {
 
 function isLiteral(node: ts.Expression): boolean {
   if (ts.isSatisfiesExpression(node) || ts.isAsExpression(node) || ts.isParenthesizedExpression(node)) return isLiteral(node.expression);
-  if (ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return true;
+  if (ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isRegularExpressionLiteral(node)) return true;
   if (node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword || node.kind === ts.SyntaxKind.NullKeyword) return true;
   if (ts.isArrayLiteralExpression(node)) return node.elements.every(isLiteral);
   if (ts.isObjectLiteralExpression(node))

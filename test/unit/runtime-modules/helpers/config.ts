@@ -33,3 +33,12 @@ export function bundleConfig(overrides: Partial<BundleConfig> = {}): BundleConfi
     ...overrides,
   };
 }
+
+/** The services a module receives beyond the ones a test sets up itself (inert stand-ins). */
+export function inertServices() {
+  return {
+    values: { provide() {}, get: () => undefined },
+    dataLayer: { get: () => undefined, push() {}, on() {} },
+    analytics: { pageView: () => Promise.resolve(), event: () => Promise.resolve(), setVariables() {} },
+  };
+}

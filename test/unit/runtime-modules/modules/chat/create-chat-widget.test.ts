@@ -7,7 +7,7 @@ import { createMonitor } from "../../../../../runtime-modules/core/monitor";
 import { readPage } from "../../../../../runtime-modules/core/page";
 import { CHAT_SCRIPT_ID, createChatWidget } from "../../../../../runtime-modules/modules/chat/create-chat-widget";
 import { registry } from "../../../../../runtime-modules/registry";
-import { bundleConfig, chatConfig } from "../../helpers/config";
+import { bundleConfig, chatConfig, inertServices } from "../../helpers/config";
 import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
@@ -27,6 +27,7 @@ function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {},
     cookies: createCookies(page.document, { hostname: "scores.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" }),
     page: readPage(page.window.location, page.document),
     loadScript: createLoadScript(page.document as never),
+    ...inertServices(),
   });
   return { page, log, config, commands: instance.commands! };
 }

@@ -7,7 +7,7 @@ import { createMonitor } from "../../../../../runtime-modules/core/monitor";
 import { readPage } from "../../../../../runtime-modules/core/page";
 import { createSurvey, SURVEY_SCRIPT_ID } from "../../../../../runtime-modules/modules/survey/create-survey";
 import { registry } from "../../../../../runtime-modules/registry";
-import { bundleConfig, surveyConfig } from "../../helpers/config";
+import { bundleConfig, inertServices, surveyConfig } from "../../helpers/config";
 import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
@@ -27,6 +27,7 @@ function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {
     cookies: createCookies(page.document, { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" }),
     page: readPage(page.window.location, page.document),
     loadScript: createLoadScript(page.document as never),
+    ...inertServices(),
   });
   return { page, log, config, commands: instance.commands! };
 }

@@ -1,0 +1,128 @@
+/**
+ * Build-time checks of one site x environment's rules and data elements that
+ * a schema alone cannot make: %token% and condition references to data
+ * elements, cycles among data elements, provided values, module commands,
+ * duplicate and unknown rule ids.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatPath } from "../diagnostics/diagnostic.js";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+import type { Settings } from "./schema.js";
+import { CORE_PROVIDED_VALUES, TOKEN, type RuleCondition } from "./schemas/rules.js";
+import { MODULE_COMMANDS, MODULE_PROVIDED_VALUES } from "./modules-meta.js";
+import { nearest, type SourcePicker } from "./issues.js";
+import { diagnosticAtOffset, offsetOf } from "./yaml-source.js";
+
+type Path = PropertyKey[];
+
+/** Every string inside a value, with its path. */
+function strings(value: unknown, path: Path, out: Array<{ path: Path; text: string }> = []) {
+  if (typeof value === "string") out.push({ path, text: value });
+  else if (Array.isArray(value)) value.forEach((v, i) => strings(v, [...path, i], out));
+  else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) strings(v, [...path, k], out);
+  return out;
+}
+
+export function tokensOf(text: string): string[] {
+  return [...text.matchAll(TOKEN)].map((m) => m[1]);
+}
+
+/** The cycles among data elements, each as a list of names ending where it started. */
+export function findCycles(edges: Record<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (name: string, stack: string[]) => {
+    if (stack.includes(name)) {
+      const cycle = [...stack.slice(stack.indexOf(name)), name];
+      const key = [...new Set(cycle)].sort().join(",");
+      if (!seen.has(key)) {
+        seen.add(key);
+        cycles.push(cycle);
+      }
+      return;
+    }
+    if (done.has(name)) return;
+    for (const next of edges[name] ?? []) visit(next, [...stack, name]);
+    done.add(name);
+  };
+  for (const name of Object.keys(edges)) visit(name, []);
+  return cycles;
+}
+
+function conditionRefs(condition: RuleCondition, path: Path, out: Array<{ path: Path; name: string }>) {
+  if (condition.type === "dataElement") out.push({ path: [...path, "name"], name: condition.name });
+  else if (condition.type === "not") conditionRefs(condition.condition, [...path, "condition"], out);
+  else if (condition.type === "allOf" || condition.type === "anyOf") condition.conditions.forEach((c, i) => conditionRefs(c, [...path, "conditions", i], out));
+}
+
+export interface RuleCheckInput {
+  settings: Settings;
+  /** Ids of every rule before disabledRules applied, in merged order. */
+  enabledModules: string[];
+  pick: SourcePicker;
+  /** Appended to messages: "(in site/env)". */
+  where: string;
+}
+
+export function checkRules({ settings, enabledModules, pick, where }: RuleCheckInput): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = (code: DiagnosticCode, message: string, path: Path, prefer: "key" | "value" = "value") => {
+    const picked = pick(path);
+    const full = picked.path ?? [...picked.prefix, ...path];
+    out.push(diagnosticAtOffset(picked.source, code, `${message} (in ${where})`, offsetOf(picked.source, full, prefer), formatPath(full)));
+  };
+  const names = Object.keys(settings.dataElements);
+  const unknown = (name: string, path: Path, what: string) => {
+    const suggestion = nearest(name, names);
+    report("CONFIG_UNKNOWN_DATA_ELEMENT", `${what} names data element "${name}", which is not defined${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`, path);
+  };
+
+  // Data elements: provided values and references between them.
+  const provided = new Set<string>([...CORE_PROVIDED_VALUES, ...enabledModules.flatMap((m) => MODULE_PROVIDED_VALUES[m] ?? [])]);
+  const edges: Record<string, string[]> = {};
+  for (const [name, element] of Object.entries(settings.dataElements)) {
+    if (element.provided !== undefined && !provided.has(element.provided)) {
+      const suggestion = nearest(element.provided, [...provided]);
+      report("CONFIG_UNKNOWN_PROVIDED_VALUE", `no runtime part or enabled module provides "${element.provided}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (provided: ${[...provided].join(", ")})`}`, ["dataElements", name, "provided"]);
+    }
+    edges[name] = [];
+    if (typeof element.constant === "string") {
+      for (const token of tokensOf(element.constant)) {
+        if (names.includes(token)) edges[name].push(token);
+        else unknown(token, ["dataElements", name, "constant"], `the token %${token}%`);
+      }
+    }
+  }
+  for (const cycle of findCycles(edges)) report("CONFIG_DATA_ELEMENT_CYCLE", `data elements refer to each other in a circle: ${cycle.join(" -> ")}`, ["dataElements", cycle[0], "constant"]);
+
+  // Rules: ids, references, commands.
+  const ids = new Map<string, number>();
+  settings.rules.forEach((rule, i) => {
+    if (ids.has(rule.id)) report("CONFIG_DUPLICATE_RULE", `rule id "${rule.id}" is already used by rule ${ids.get(rule.id)! + 1} of this site and environment (to change an inherited rule, disable it and add your own)`, ["rules", i, "id"]);
+    else ids.set(rule.id, i);
+    const refs: Array<{ path: Path; name: string }> = [];
+    rule.conditions.forEach((c, j) => conditionRefs(c, ["rules", i, "conditions", j], refs));
+    for (const ref of refs) if (!names.includes(ref.name)) unknown(ref.name, ref.path, "a condition");
+    for (const { path, text } of strings(rule.actions, ["rules", i, "actions"])) for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
+    rule.actions.forEach((action, j) => {
+      if (action.type !== "command") return;
+      if (!enabledModules.includes(action.module)) {
+        report("CONFIG_MODULE_NOT_ENABLED", `rule "${rule.id}" calls ${action.module}.${action.name}, but module "${action.module}" is not enabled here`, ["rules", i, "actions", j, "module"]);
+        return;
+      }
+      const commands = MODULE_COMMANDS[action.module] ?? [];
+      if (!commands.includes(action.name)) {
+        const suggestion = nearest(action.name, commands);
+        report("CONFIG_UNKNOWN_COMMAND", `module "${action.module}" has no command "${action.name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (commands: ${commands.join(", ") || "none"})`}`, ["rules", i, "actions", j, "name"]);
+      }
+    });
+  });
+  settings.disabledRules.forEach((id, i) => {
+    if (!ids.has(id)) {
+      const suggestion = nearest(id, [...ids.keys()]);
+      report("CONFIG_UNKNOWN_RULE", `disabledRules names rule "${id}", which does not exist here${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`, ["disabledRules", i]);
+    }
+  });
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * Rules, data elements and the data layer: the schema of what the analytics
+ * team declares in YAML (org-wide in _org.yaml, per site, per environment).
+ * The runtime (runtime-modules/rules/) imports these types only.
+ */
+import { z } from "zod";
+import { ConsentCategorySchema, EnvNameSchema, HttpsUrl, RegexString, SelectorString } from "../primitives.js";
+
+export const DATA_ELEMENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+/** `%name%` tokens inside strings refer to data elements. */
+export const TOKEN = /%([A-Za-z][A-Za-z0-9_.-]*)%/g;
+
+const Name = z.string().regex(DATA_ELEMENT_NAME, { message: "must start with a letter and use letters, digits, _ . -" });
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+const ms = (max: number) => z.number().int().min(0).max(max);
+
+/** Values the runtime itself provides to data elements (`provided: NAME`); modules add theirs in the registry. */
+export const CORE_PROVIDED_VALUES = ["site", "siteName", "appId", "env", "bundleVersion", "loggedIn"] as const;
+
+const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"] as const;
+
+/* ---------- data elements ---------- */
+
+const DATA_ELEMENT_SOURCES = ["cookie", "query", "localStorage", "sessionStorage", "dataLayer", "global", "dom", "constant", "page", "provided"] as const;
+
+export const DataElementSchema = z
+  .strictObject({
+    cookie: z.string().min(1).optional().describe("Cookie name."),
+    query: z.string().min(1).optional().describe("Query parameter name."),
+    localStorage: z.string().min(1).optional(),
+    sessionStorage: z.string().min(1).optional(),
+    dataLayer: z.string().min(1).optional().describe("Dotted path into the data layer's computed state."),
+    global: z.string().regex(/^[A-Za-z_$][\w$]*(\.[\w$]+)*$/, { message: "must be a dotted path of identifiers" }).optional().describe("Dotted path of a page global."),
+    dom: z.strictObject({ selector: SelectorString, attribute: z.string().min(1).optional() }).optional().describe("An element's attribute, or its text."),
+    constant: Scalar.optional().describe("A constant; strings may hold %tokens%."),
+    page: z.enum(PAGE_FIELDS).optional(),
+    provided: z.string().min(1).optional().describe("A value the runtime or a module provides (site, env, loggedIn, …)."),
+    default: Scalar.optional(),
+    clean: z.boolean().default(false).describe("Trim and collapse white space."),
+    lowercase: z.boolean().default(false),
+    storage: z.enum(["pageView", "session", "visitor"]).default("pageView").describe("How long a found value is remembered."),
+  })
+  .superRefine((value, ctx) => {
+    const sources = DATA_ELEMENT_SOURCES.filter((s) => value[s] !== undefined);
+    if (sources.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        message: sources.length ? `a data element has exactly one source, got ${sources.join(" and ")}` : `a data element needs a source: one of ${DATA_ELEMENT_SOURCES.join(", ")}`,
+        params: { code: "CONFIG_INVALID_VALUE" },
+      });
+  })
+  .describe("A data element: one source, plus default, cleaning and storage duration.");
+export type DataElement = z.output<typeof DataElementSchema>;
+
+/* ---------- events ---------- */
+
+const ev = <K extends string, T extends z.ZodRawShape>(type: K, shape: T, description: string) => z.strictObject({ type: z.literal(type), ...shape }).describe(description);
+
+export const RuleEventSchema = z.discriminatedUnion("type", [
+  ev("libraryLoaded", {}, "When the bundle starts (page top)."),
+  ev("domReady", {}, "DOMContentLoaded."),
+  ev("windowLoaded", {}, "window load."),
+  ev("dataLayerPush", { event: z.string().min(1).describe("The pushed event name.") }, "A data-layer push with this event name."),
+  ev("dataOnly", {}, "A data-layer push without an event name."),
+  ev("click", { selector: SelectorString }, "A click on an element matching the selector (one delegated listener)."),
+  ev("routeChange", {}, "SPA route change (history API and hash), debounced by timing.routeChange."),
+  ev("elementExists", { selector: SelectorString }, "An element appears (polled per timing.elementPoll up to timing.elementWait)."),
+  ev("directCall", { name: z.string().min(1) }, "sitetags.track(name, detail) from the page."),
+  ev("timer", { delay: ms(3600000).optional(), interval: ms(3600000).optional(), limit: z.number().int().min(1).optional() }, "After a delay, or every interval (limit times)."),
+]);
+export type RuleEvent = z.output<typeof RuleEventSchema>;
+export const EVENT_TYPES = RuleEventSchema.options.map((o) => o.shape.type.value);
+
+/* ---------- conditions ---------- */
+
+const match = {
+  equals: z.string().optional(),
+  matches: RegexString.optional(),
+  startsWith: z.string().optional(),
+};
+
+export type RuleCondition =
+  | { type: "host" | "path"; equals?: string; matches?: string; startsWith?: string }
+  | { type: "query" | "cookie"; name: string; equals?: string; matches?: string; startsWith?: string; exists?: boolean }
+  | { type: "dataElement"; name: string; equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean; gt?: number; lt?: number }
+  | { type: "consent"; category: z.output<typeof ConsentCategorySchema> }
+  | { type: "sampling"; percent: number }
+  | { type: "loggedIn"; value: boolean }
+  | { type: "env"; in: Array<z.output<typeof EnvNameSchema>> }
+  | { type: "not"; condition: RuleCondition }
+  | { type: "allOf" | "anyOf"; conditions: RuleCondition[] };
+
+export const RuleConditionSchema: z.ZodType<RuleCondition> = z.lazy(() =>
+  z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("host"), ...match }).describe("The page's host name."),
+    z.strictObject({ type: z.literal("path"), ...match }).describe("The page's path."),
+    z.strictObject({ type: z.literal("query"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A query parameter."),
+    z.strictObject({ type: z.literal("cookie"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A cookie."),
+    z
+      .strictObject({ type: z.literal("dataElement"), name: Name, equals: Scalar.optional(), matches: RegexString.optional(), startsWith: z.string().optional(), exists: z.boolean().optional(), gt: z.number().optional(), lt: z.number().optional() })
+      .describe("Compares a data element's value."),
+    z.strictObject({ type: z.literal("consent"), category: ConsentCategorySchema }).describe("A consent category is granted."),
+    z.strictObject({ type: z.literal("sampling"), percent: z.number().min(0).max(100) }).describe("Passes for this share of page views."),
+    z.strictObject({ type: z.literal("loggedIn"), value: z.boolean().default(true) }).describe("The visitor's logged-in state."),
+    z.strictObject({ type: z.literal("env"), in: z.array(EnvNameSchema).min(1) }).describe("The bundle's environment is one of these."),
+    z.strictObject({ type: z.literal("not"), condition: RuleConditionSchema }).describe("Negation."),
+    z.strictObject({ type: z.literal("allOf"), conditions: z.array(RuleConditionSchema).min(1) }).describe("All must pass."),
+    z.strictObject({ type: z.literal("anyOf"), conditions: z.array(RuleConditionSchema).min(1) }).describe("At least one must pass."),
+  ]),
+);
+
+/* ---------- actions ---------- */
+
+const step = {
+  timeout: z.number().int().min(100).max(60000).optional().describe("Milliseconds before the step counts as timed out (default timing.ruleTimeout, 2000)."),
+  waitBeforeNext: z.boolean().default(false).describe("Block the rest of this rule until this action settles or times out."),
+};
+const Variables = z.record(z.string().regex(/^(eVar\d{1,3}|prop\d{1,2}|events|channel|campaign|pageName|server|list\d)$/, { message: "analytics variables are eVarN, propN, events, channel, campaign, pageName, server or listN" }), z.string());
+
+export const RuleActionSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("sendPageView"), name: z.string().optional().describe("Page name (tokens allowed)."), variables: Variables.optional(), ...step }).describe("Send a page view."),
+  z
+    .strictObject({
+      type: z.literal("sendEvent"),
+      name: z.string().min(1).describe("Interaction name (tokens allowed)."),
+      eventType: z.string().default("web.webinteraction.linkClicks"),
+      linkType: z.enum(["other", "download", "exit"]).default("other"),
+      variables: Variables.optional(),
+      ...step,
+    })
+    .describe("Send a link or interaction event."),
+  z.strictObject({ type: z.literal("setVariables"), variables: Variables, ...step }).describe("Set analytics variables for the next beacons of this page view."),
+  z
+    .strictObject({ type: z.literal("loadScript"), src: HttpsUrl, consent: ConsentCategorySchema.default("marketing"), id: z.string().optional(), attributes: z.record(z.string(), z.string()).optional(), ...step })
+    .describe("Load a third-party script, behind its consent category."),
+  z
+    .strictObject({ type: z.literal("pixel"), src: HttpsUrl, kind: z.enum(["image", "iframe"]).default("image"), consent: ConsentCategorySchema.default("marketing"), ...step })
+    .describe("Fire a 1x1 image or a hidden iframe (tokens allowed in src)."),
+  z.strictObject({ type: z.literal("pushDataLayer"), data: z.record(z.string(), z.unknown()), ...step }).describe("Push to the data layer."),
+  z.strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step }).describe("Call a module's command."),
+]);
+export type RuleAction = z.output<typeof RuleActionSchema>;
+export const ACTION_TYPES = RuleActionSchema.options.map((o) => o.shape.type.value);
+
+/* ---------- rules ---------- */
+
+export const RuleSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { message: "rule ids are lower-case letters, digits and hyphens" }),
+    name: z.string().min(1),
+    order: z.number().int().min(0).max(1000).default(50).describe("Lower runs first (spec values 0, 5, 10, 50; default 50). Equal order keeps declaration order."),
+    events: z.array(RuleEventSchema).min(1),
+    conditions: z.array(RuleConditionSchema).default([]).describe("All must pass."),
+    actions: z.array(RuleActionSchema).min(1),
+    conditionTimeout: z.number().int().min(100).max(60000).optional().describe("Per-condition timeout (default timing.ruleTimeout)."),
+  })
+  .describe("A tracking rule: events, conditions, actions.");
+export type Rule = z.output<typeof RuleSchema>;
+
+export const RulesSettingsShape = {
+  dataElements: z.record(Name, DataElementSchema).default({}).describe("Data elements by name; a site's element replaces the org's of the same name."),
+  rules: z.array(RuleSchema).default([]).describe("Tracking rules; org rules run on every site, then the site's, then the environment's."),
+  disabledRules: z.array(z.string()).default([]).describe("Ids of inherited rules this site or environment turns off."),
+};

@@ -1,0 +1,67 @@
+import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-config.js";
+import type { Analytics, ConsentGate, LoadScript } from "../core/types";
+import type { Commands } from "../core/globals";
+import type { DataElements } from "./data-elements";
+
+export interface ActionContext {
+  analytics: Analytics;
+  consent: ConsentGate;
+  loadScript: LoadScript;
+  dataElements: DataElements;
+  pushDataLayer(data: Record<string, unknown>): void;
+  commands: Record<string, Commands>;
+  doc: Document;
+  /** The element of a click or element-exists event, when there is one. */
+  element?: Element;
+}
+
+/** Resolves once `category` is allowed (never, if it never is: the step's timeout decides). */
+function afterConsent(consent: ConsentGate, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => consent.whenAllowed(category, () => run().then(resolve, reject)));
+}
+
+/** Fires a 1x1 image or a hidden iframe; settles on load or error. */
+export function firePixel(doc: Document, src: string, kind: "image" | "iframe"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const element = doc.createElement(kind === "image" ? "img" : "iframe");
+    element.setAttribute("width", "1");
+    element.setAttribute("height", "1");
+    element.setAttribute("alt", "");
+    element.setAttribute("aria-hidden", "true");
+    element.style.cssText = "position:absolute;width:1px;height:1px;border:0;visibility:hidden";
+    element.onload = () => resolve();
+    element.onerror = () => reject(new Error("pixel failed: " + src));
+    element.setAttribute("src", src);
+    (doc.body || doc.documentElement).appendChild(element);
+  });
+}
+
+/** Runs one action. Returns what the action is waiting for, if anything. */
+export function runAction(action: RuleAction, ctx: ActionContext): unknown {
+  const { dataElements: de } = ctx;
+  switch (action.type) {
+    case "sendPageView":
+      return ctx.analytics.pageView({ name: action.name === undefined ? undefined : de.resolve(action.name), variables: action.variables && de.resolveDeep(action.variables) });
+    case "sendEvent":
+      return ctx.analytics.event({
+        name: de.resolve(action.name),
+        eventType: action.eventType,
+        linkType: action.linkType,
+        url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
+        variables: action.variables && de.resolveDeep(action.variables),
+      });
+    case "setVariables":
+      return ctx.analytics.setVariables(de.resolveDeep(action.variables));
+    case "loadScript":
+      return afterConsent(ctx.consent, action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id, attributes: action.attributes }));
+    case "pixel":
+      return afterConsent(ctx.consent, action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
+    case "pushDataLayer":
+      return ctx.pushDataLayer(de.resolveDeep(action.data));
+    case "command": {
+      const command = ctx.commands[action.module] && ctx.commands[action.module][action.name];
+      if (!command) throw new Error("no command " + action.module + "." + action.name);
+      return command(...de.resolveDeep(action.args));
+    }
+  }
+}

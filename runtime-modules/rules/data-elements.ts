@@ -1,0 +1,143 @@
+import type { DataElement } from "../../generator/config/bundle-config.js";
+import type { Cookies, Logger, PageInfo } from "../core/types";
+import { DATA_ELEMENT_CIRCULAR, DATA_ELEMENT_FAILED, DATA_ELEMENT_UNKNOWN } from "../core/messages";
+import { errorText } from "../core/log";
+import { readPath } from "./data-layer";
+
+/** Spec section 9: "data-element circular reference depth 10". */
+export const MAX_DEPTH = 10;
+const TOKEN = /%([A-Za-z][A-Za-z0-9_.-]*)%/g;
+const STORE_PREFIX = "sitetags:de:";
+
+export interface DataElementDeps {
+  page: () => PageInfo;
+  cookies: Pick<Cookies, "get">;
+  dataLayer: { get(path: string): unknown };
+  win: Window;
+  provided: (name: string) => unknown;
+  log: Logger;
+}
+
+export interface DataElements {
+  get(name: string): unknown;
+  /** Replaces %name% tokens in a string. */
+  resolve(text: string): string;
+  /** Resolves tokens in every string of a value (objects and lists too). */
+  resolveDeep<T>(value: T): T;
+  /** Forgets page-view values (a new SPA page view). */
+  newPageView(): void;
+}
+
+function empty(v: unknown): boolean {
+  return v === undefined || v === null || v === "";
+}
+
+function storageOf(win: Window, kind: string): Storage | undefined {
+  try {
+    return kind === "visitor" ? win.localStorage : kind === "session" ? win.sessionStorage : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Applies the element's text options: clean (trim, collapse white space) and lowercase. */
+export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "lowercase">): unknown {
+  if (typeof value !== "string") return value;
+  let text = value;
+  if (def.clean) text = text.replace(/\s+/g, " ").trim();
+  if (def.lowercase) text = text.toLowerCase();
+  return text;
+}
+
+export function createDataElements(defs: Record<string, DataElement>, deps: DataElementDeps): DataElements {
+  let pageView: Record<string, unknown> = {};
+
+  function read(def: DataElement, depth: number): unknown {
+    const { win } = deps;
+    if (def.cookie !== undefined) return deps.cookies.get(def.cookie);
+    if (def.query !== undefined) return deps.page().query.get(def.query) ?? undefined;
+    if (def.localStorage !== undefined) return storageOf(win, "visitor")?.getItem(def.localStorage) ?? undefined;
+    if (def.sessionStorage !== undefined) return storageOf(win, "session")?.getItem(def.sessionStorage) ?? undefined;
+    if (def.dataLayer !== undefined) return deps.dataLayer.get(def.dataLayer);
+    if (def.global !== undefined) return readPath(win, def.global);
+    if (def.dom !== undefined) {
+      const element = win.document.querySelector(def.dom.selector);
+      if (!element) return undefined;
+      return def.dom.attribute ? (element.getAttribute(def.dom.attribute) ?? undefined) : (element.textContent ?? undefined);
+    }
+    if (def.constant !== undefined) return typeof def.constant === "string" ? resolveAt(def.constant, depth) : def.constant;
+    if (def.page !== undefined) {
+      const page = deps.page();
+      return def.page === "title" ? win.document.title : def.page === "url" ? page.href : def.page === "query" ? page.query.toString() : page[def.page];
+    }
+    if (def.provided !== undefined) return deps.provided(def.provided);
+    return undefined;
+  }
+
+  function getAt(name: string, depth: number): unknown {
+    if (depth > MAX_DEPTH) {
+      deps.log.error(DATA_ELEMENT_CIRCULAR, { name, depth });
+      return undefined;
+    }
+    const def = defs[name];
+    if (!def) {
+      deps.log.warn(DATA_ELEMENT_UNKNOWN, { name });
+      return undefined;
+    }
+    let value: unknown;
+    try {
+      value = read(def, depth);
+    } catch (e) {
+      deps.log.warn(DATA_ELEMENT_FAILED, { name, error: errorText(e) });
+    }
+    const store = storageOf(deps.win, def.storage);
+    if (!empty(value)) {
+      if (def.storage === "pageView") pageView[name] = value;
+      else
+        try {
+          store?.setItem(STORE_PREFIX + name, JSON.stringify(value));
+        } catch {
+          /* storage full or blocked: the value still counts for now */
+        }
+    } else if (def.storage === "pageView") value = pageView[name];
+    else
+      try {
+        const stored = store?.getItem(STORE_PREFIX + name);
+        if (stored) value = JSON.parse(stored);
+      } catch {
+        value = undefined;
+      }
+    if (empty(value)) value = def.default;
+    return shapeValue(value, def);
+  }
+
+  function resolveAt(text: string, depth: number): string {
+    return text.indexOf("%") < 0
+      ? text
+      : text.replace(TOKEN, (whole, name: string) => {
+          if (!defs[name]) return whole;
+          const value = getAt(name, depth + 1);
+          return empty(value) ? "" : String(value);
+        });
+  }
+
+  function resolveDeep<T>(value: T): T {
+    if (typeof value === "string") return resolveAt(value, 0) as T;
+    if (Array.isArray(value)) return value.map(resolveDeep) as T;
+    if (value && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) out[key] = resolveDeep((value as Record<string, unknown>)[key]);
+      return out as T;
+    }
+    return value;
+  }
+
+  return {
+    get: (name) => getAt(name, 0),
+    resolve: (text) => resolveAt(text, 0),
+    resolveDeep,
+    newPageView() {
+      pageView = {};
+    },
+  };
+}

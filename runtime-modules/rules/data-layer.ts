@@ -1,0 +1,115 @@
+import type { Logger, Monitor } from "../core/types";
+import { DATA_LAYER_INVALID_PUSH, DATA_LAYER_LISTENER_FAILED } from "../core/messages";
+import { errorText } from "../core/log";
+
+export type Push = Record<string, unknown>;
+export type PushListener = (push: Push, event: string | undefined) => void;
+/** Checks a push against its documented shape (non-production bundles only). */
+export type PushValidator = (push: Push, log: Logger) => void;
+
+export interface DataLayer {
+  /** The computed state: the deep merge of every push's data (all keys but `event`). */
+  state(): Record<string, unknown>;
+  /** A dotted path into the computed state. */
+  get(path: string): unknown;
+  on(listener: PushListener): void;
+  /** Processes the pushes made before the bundle loaded, in order, then every later push as it comes. */
+  start(): void;
+  push(item: Push): void;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Deep merge into target: objects merge, everything else (lists too) replaces. */
+export function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(source)) {
+    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
+    const value = source[key];
+    if (isObject(value)) {
+      if (!isObject(target[key])) target[key] = {};
+      mergeInto(target[key] as Record<string, unknown>, value);
+    } else target[key] = value;
+  }
+}
+
+/** Reads a dotted path ("search.term", "items.0.id") from an object. */
+export function readPath(root: unknown, path: string): unknown {
+  let value = root;
+  for (const part of path.split(".")) {
+    if (value === null || value === undefined) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * The data layer: one global array (its name is an org-wide setting) that
+ * applications push to before or after the bundle loads. Queue semantics: a
+ * push made while another is processed waits its turn.
+ */
+export function createDataLayer(win: Record<string, unknown>, name: string, log: Logger, monitor: Monitor, validate?: PushValidator): DataLayer {
+  let array = win[name] as unknown[];
+  if (!Array.isArray(array)) win[name] = array = [];
+  const state: Record<string, unknown> = {};
+  const listeners: PushListener[] = [];
+  const queue: unknown[] = [];
+  let started = false;
+  let busy = false;
+
+  function process(item: unknown): void {
+    if (!isObject(item)) {
+      log.warn(DATA_LAYER_INVALID_PUSH, { push: item });
+      return;
+    }
+    if (validate) validate(item, log);
+    const event = typeof item.event === "string" ? item.event : undefined;
+    const data: Record<string, unknown> = {};
+    for (const key of Object.keys(item)) if (key !== "event") data[key] = item[key];
+    mergeInto(state, data);
+    monitor.emit("dataLayer", { event, push: item });
+    for (const listener of listeners) {
+      try {
+        listener(item, event);
+      } catch (e) {
+        log.error(DATA_LAYER_LISTENER_FAILED, errorText(e));
+      }
+    }
+  }
+
+  function drain(): void {
+    if (busy || !started) return;
+    busy = true;
+    try {
+      while (queue.length) process(queue.shift());
+    } finally {
+      busy = false;
+    }
+  }
+
+  const nativePush = array.push;
+  array.push = function (...items: unknown[]): number {
+    const length = nativePush.apply(array, items);
+    try {
+      queue.push(...items);
+      drain();
+    } catch (e) {
+      log.error(DATA_LAYER_LISTENER_FAILED, errorText(e));
+    }
+    return length;
+  };
+
+  return {
+    state: () => state,
+    get: (path) => readPath(state, path),
+    on: (listener) => void listeners.push(listener),
+    start() {
+      if (started) return;
+      started = true;
+      queue.unshift(...array);
+      drain();
+    },
+    push: (item) => void array.push(item),
+  };
+}

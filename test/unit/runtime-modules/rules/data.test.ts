@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { DataElementSchema } from "../../../../generator/config/schemas/rules.js";
+import { createDataElements, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
+import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
+import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
+import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
+
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k), clear: () => m.clear(), key: () => null, get length() { return m.size; } } as Storage;
+}
+
+function logger() {
+  const logs: Array<{ level: string; message: string; data?: unknown }> = [];
+  const at = (level: string) => (message: string, data?: unknown) => void logs.push({ level, message, data });
+  return { logs, log: { enabled: false, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } };
+}
+
+function elements(defs: Record<string, unknown>, opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown> } = {}) {
+  const parsed = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, DataElementSchema.parse(v)]));
+  const { logs, log } = logger();
+  const win = { localStorage: memoryStorage(), sessionStorage: memoryStorage(), document: { title: "Scores", querySelector: () => null }, ...opts.win } as unknown as Window;
+  const query = new URLSearchParams(opts.query ?? "");
+  const de = createDataElements(parsed, {
+    page: () => ({ host: "scores.kiwi.example", path: "/scores/", query, hash: "", referrer: "", href: "https://scores.kiwi.example/scores/" }),
+    cookies: { get: (n) => opts.cookies?.[n] },
+    dataLayer: { get: (p) => readPath(opts.state ?? {}, p) },
+    win,
+    provided: (n) => (n === "site" ? "scores" : undefined),
+    log,
+  });
+  return { de, logs, win };
+}
+
+describe("data elements", () => {
+  it("sources: cookie, query parameter, data-layer path, page global path, page info, constant, provided", () => {
+    const { de } = elements(
+      { c: { cookie: "kc" }, q: { query: "tab" }, d: { dataLayer: "search.term" }, g: { global: "kiwi.user.id" }, p: { page: "path" }, t: { page: "title" }, k: { constant: 7 }, s: { provided: "site" } },
+      { cookies: { kc: "v1" }, query: "tab=Scores", state: { search: { term: "SAT dates" } }, win: { kiwi: { user: { id: "u9" } } } },
+    );
+    expect(["c", "q", "d", "g", "p", "t", "k", "s"].map(de.get)).toEqual(["v1", "Scores", "SAT dates", "u9", "/scores/", "Scores", 7, "scores"]);
+  });
+
+  it('"Default value, clean text, lowercase"', () => {
+    const { de } = elements({ missing: { cookie: "none", default: "Not Logged In" }, term: { dataLayer: "t", clean: true, lowercase: true } }, { state: { t: "  SAT   Test\nDates " } });
+    expect(de.get("missing")).toBe("Not Logged In");
+    expect(de.get("term")).toBe("sat test dates");
+  });
+
+  it('"references to other data elements as %name% tokens"', () => {
+    const { de } = elements({ site: { provided: "site" }, tab: { query: "tab" }, label: { constant: "%site%:%tab%" } }, { query: "tab=overview" });
+    expect(de.get("label")).toBe("scores:overview");
+    expect(de.resolve("page %label% / %unknown%")).toBe("page scores:overview / %unknown%");
+    expect(de.resolveDeep({ a: ["%site%"], b: 1 })).toEqual({ a: ["scores"], b: 1 });
+  });
+
+  it(`"circular-reference depth ${MAX_DEPTH}": the runtime's last line of defence logs and stops`, () => {
+    const { de, logs } = elements({ a: { constant: "%b%" }, b: { constant: "%c%" }, c: { constant: "%a%" } });
+    expect(() => de.get("a")).not.toThrow();
+    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: DATA_ELEMENT_CIRCULAR }));
+  });
+
+  it('"storage duration (page view, session, visitor)": a found value is remembered for its duration', () => {
+    const state: Record<string, unknown> = { campaign: "em_spring" };
+    const { de } = elements({ pv: { dataLayer: "campaign" }, ses: { dataLayer: "campaign", storage: "session" }, vis: { dataLayer: "campaign", storage: "visitor" } }, { state });
+    expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring"]);
+    delete state.campaign;
+    expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring"]);
+    de.newPageView();
+    expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual([undefined, "em_spring", "em_spring"]);
+  });
+
+  it("exactly one source per data element (the compiler's check)", () => {
+    expect(DataElementSchema.safeParse({ cookie: "a", query: "b" }).success).toBe(false);
+    expect(DataElementSchema.safeParse({ default: "x" }).success).toBe(false);
+  });
+});
+
+describe("the data layer", () => {
+  function layer(preloaded: unknown[] = []) {
+    const win: Record<string, unknown> = { kiwiDataLayer: preloaded };
+    const { logs, log } = logger();
+    const dl = createDataLayer(win, "kiwiDataLayer", log, { emit() {} });
+    const seen: Array<string | undefined> = [];
+    dl.on((push, event) => {
+      seen.push(event);
+      if (event === "first") (win.kiwiDataLayer as unknown[]).push({ event: "nested" });
+    });
+    return { win, dl, seen, logs };
+  }
+
+  it('"Pushes made before the bundle loads are processed in order on load; later pushes are processed as they come"', () => {
+    const { win, dl, seen } = layer([{ page: { name: "a" } }, { event: "search", search: { term: "x" } }]);
+    expect(seen).toEqual([]);
+    dl.start();
+    expect(seen).toEqual([undefined, "search"]);
+    (win.kiwiDataLayer as unknown[]).push({ event: "later" });
+    expect(seen).toEqual([undefined, "search", "later"]);
+  });
+
+  it("queue semantics: a push made while another is processed waits its turn", () => {
+    const { win, dl, seen } = layer();
+    dl.start();
+    (win.kiwiDataLayer as unknown[]).push({ event: "first" }, { event: "second" });
+    expect(seen).toEqual(["first", "second", "nested"]);
+  });
+
+  it('"Computed state: the deep merge of all data pushes"', () => {
+    const { win, dl } = layer([{ user: { type: "student", grade: 11 } }]);
+    dl.start();
+    (win.kiwiDataLayer as unknown[]).push({ event: "update", user: { grade: 12 }, list: [1, 2] }, { list: [3] });
+    expect(dl.state()).toEqual({ user: { type: "student", grade: 12 }, list: [3] });
+    expect(dl.get("user.grade")).toBe(12);
+  });
+
+  it("a push that is not an object is ignored with a warning; no prototype pollution", () => {
+    const { win, dl, logs } = layer();
+    dl.start();
+    (win.kiwiDataLayer as unknown[]).push("oops", JSON.parse('{"__proto__": {"polluted": true}}'));
+    expect(logs[0]).toMatchObject({ level: "warn" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("conditions", () => {
+  const ctx = (over: Partial<ConditionContext> = {}): ConditionContext => ({
+    page: () => ({ host: "satreg.kiwi.example", path: "/register/paymentConfirmation", query: new URLSearchParams("flow=new&x="), hash: "", referrer: "", href: "" }),
+    cookie: (n) => (n === "kiwi_session" ? "abc" : undefined),
+    dataElement: (n) => ({ count: "7", term: "SAT" })[n],
+    consent: (c) => c === "performance",
+    env: "prod",
+    loggedIn: () => true,
+    random: () => 0.42,
+    ...over,
+  });
+  it.each([
+    [{ type: "host", equals: "satreg.kiwi.example" }, true],
+    [{ type: "host", matches: "^scores\\." }, false],
+    [{ type: "path", startsWith: "/register/" }, true],
+    [{ type: "query", name: "flow", equals: "new" }, true],
+    [{ type: "query", name: "x", exists: true }, false],
+    [{ type: "query", name: "missing", exists: false }, true],
+    [{ type: "cookie", name: "kiwi_session", exists: true }, true],
+    [{ type: "dataElement", name: "count", gt: 5, lt: 10 }, true],
+    [{ type: "dataElement", name: "term", matches: "^S" }, true],
+    [{ type: "consent", category: "marketing" }, false],
+    [{ type: "sampling", percent: 50 }, true],
+    [{ type: "sampling", percent: 40 }, false],
+    [{ type: "loggedIn", value: true }, true],
+    [{ type: "env", in: ["qa", "dev"] }, false],
+    [{ type: "not", condition: { type: "env", in: ["qa"] } }, true],
+    [{ type: "allOf", conditions: [{ type: "env", in: ["prod"] }, { type: "consent", category: "marketing" }] }, false],
+    [{ type: "anyOf", conditions: [{ type: "env", in: ["qa"] }, { type: "consent", category: "performance" }] }, true],
+  ] as const)("%j → %s", (condition, expected) => {
+    expect(evaluate(condition as never, ctx())).toBe(expected);
+  });
+});

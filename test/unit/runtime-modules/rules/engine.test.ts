@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Rule, RuleAction } from "../../../../generator/config/bundle-config.js";
+import { RuleSchema } from "../../../../generator/config/schemas/rules.js";
+import { createRuleEngine, type EngineDeps } from "../../../../runtime-modules/rules/engine";
+import { createDataElements } from "../../../../runtime-modules/rules/data-elements";
+import { STEP_TIMEOUT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
+
+const rule = (r: Record<string, unknown>): Rule => RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
+
+function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown } = {}) {
+  const calls: string[] = [];
+  const logs: Array<{ level: string; message: string; data?: unknown }> = [];
+  const events: Array<Record<string, unknown>> = [];
+  const log = {
+    enabled: false,
+    debug: (message: string, data?: unknown) => logs.push({ level: "debug", message, data }),
+    info: (message: string, data?: unknown) => logs.push({ level: "info", message, data }),
+    warn: (message: string, data?: unknown) => logs.push({ level: "warn", message, data }),
+    error: (message: string, data?: unknown) => logs.push({ level: "error", message, data }),
+  };
+  const dataElements = createDataElements({}, { page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }), cookies: { get: () => undefined }, dataLayer: { get: () => undefined }, win: {} as Window, provided: () => undefined, log });
+  const deps: EngineDeps = {
+    conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: () => undefined, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
+    actions: {
+      analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
+      consent: { allows: () => true, whenAllowed: (_c, cb) => cb() },
+      loadScript: async () => void calls.push("loadScript"),
+      dataElements,
+      pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
+      commands: { chat: { open: (...args: unknown[]) => (extra.command ?? (() => calls.push("open")))(...args) } },
+      doc: {} as Document,
+    },
+    log,
+    monitor: { emit: (type, detail) => void events.push({ type, ...detail }) },
+    timeout: 2000,
+    setTimeout: (fn, ms) => setTimeout(fn, ms),
+    clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    now: () => Date.now(),
+  };
+  return { engine: createRuleEngine(rules, deps), calls, logs, events };
+}
+
+const push = (tag: string): RuleAction => ({ type: "pushDataLayer", data: { tag }, waitBeforeNext: false });
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe("rule order", () => {
+  it('"rules run per event by order value (lower first; default 50); equal order keeps declaration order"', () => {
+    const { engine, calls } = setup([
+      rule({ id: "d", actions: [push("default-50")] }),
+      rule({ id: "a", order: 10, actions: [push("10-first")] }),
+      rule({ id: "b", order: 0, actions: [push("0")] }),
+      rule({ id: "c", order: 10, actions: [push("10-second")] }),
+      rule({ id: "e", order: 5, actions: [push("5")] }),
+    ]);
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"0"}', 'push:{"tag":"5"}', 'push:{"tag":"10-first"}', 'push:{"tag":"10-second"}', 'push:{"tag":"default-50"}']);
+  });
+
+  it("a rule fires only for its own event type and key", () => {
+    const { engine, calls } = setup([rule({ id: "s", events: [{ type: "dataLayerPush", event: "search" }], actions: [push("search")] }), rule({ id: "c", events: [{ type: "dataLayerPush", event: "cart" }], actions: [push("cart")] })]);
+    engine.fire("dataLayerPush", { key: "search" });
+    engine.fire("domReady");
+    expect(calls).toEqual(['push:{"tag":"search"}']);
+  });
+});
+
+describe("conditions", () => {
+  it("all conditions must pass; a failing condition skips the actions and is reported", () => {
+    const { engine, calls, events } = setup([
+      rule({ id: "pass", conditions: [{ type: "path", startsWith: "/scores" }, { type: "env", in: ["qa"] }], actions: [push("pass")] }),
+      rule({ id: "fail", conditions: [{ type: "path", startsWith: "/scores" }, { type: "query", name: "a", equals: "2" }], actions: [push("fail")] }),
+    ]);
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"pass"}']);
+    expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "fail", state: "skipped", condition: 1 }));
+  });
+});
+
+describe("wait-before-next and timeouts", () => {
+  it('"A wait-before-next action blocks the rest of its own rule until it settles"; "it never stalls other rules"', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const { engine, calls } = setup(
+      [
+        rule({ id: "waits", order: 0, actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: true }, push("after-wait")] }),
+        rule({ id: "other", order: 10, actions: [push("other-rule")] }),
+      ],
+      { command: () => slow },
+    );
+    engine.fire("libraryLoaded");
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual(['push:{"tag":"other-rule"}']);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['push:{"tag":"other-rule"}', 'push:{"tag":"after-wait"}']);
+  });
+
+  it('"A timed-out step logs the catalogue\'s timeout error" and its rule stops; default 2000 ms', async () => {
+    const { engine, calls, logs, events } = setup([rule({ id: "hang", actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: true }, push("never")] })], { command: () => new Promise(() => {}) });
+    engine.fire("libraryLoaded");
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(logs.filter((l) => l.message === STEP_TIMEOUT)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: STEP_TIMEOUT, data: expect.objectContaining({ rule: "hang", timeout: 2000 }) }));
+    expect(events).toContainEqual(expect.objectContaining({ rule: "hang", action: 0, outcome: "timed out" }));
+    expect(calls).toEqual([]);
+  });
+
+  it("an action's own timeout replaces the default (the spec's 10000 ms for the ambassador script)", async () => {
+    const { engine, logs } = setup([rule({ id: "amb", actions: [{ type: "command", module: "chat", name: "open", timeout: 10000, waitBeforeNext: true }] })], { command: () => new Promise(() => {}) });
+    engine.fire("libraryLoaded");
+    await vi.advanceTimersByTimeAsync(9999);
+    expect(logs.some((l) => l.message === STEP_TIMEOUT)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(logs).toContainEqual(expect.objectContaining({ message: STEP_TIMEOUT, data: expect.objectContaining({ timeout: 10000 }) }));
+  });
+
+  it("a step that does not wait still has its timeout logged, and the rule goes on at once", async () => {
+    const { engine, calls, logs } = setup([rule({ id: "r", actions: [{ type: "command", module: "chat", name: "open" }, push("next")] })], { command: () => new Promise(() => {}) });
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"next"}']);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(logs.some((l) => l.message === STEP_TIMEOUT)).toBe(true);
+  });
+});
+
+describe("containment", () => {
+  it('"an exception in any condition or action is caught and logged; other rules … carry on"', async () => {
+    const { engine, calls, logs } = setup(
+      [
+        rule({ id: "throws", order: 0, actions: [{ type: "command", module: "chat", name: "open" }, push("after-throw")] }),
+        rule({ id: "rejects", order: 1, actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: true }, push("never")] }),
+        rule({ id: "later", order: 50, actions: [push("later")] }),
+      ],
+      {
+        command: (() => {
+          let n = 0;
+          return () => {
+            if (n++ === 0) throw new Error("boom");
+            return Promise.reject(new Error("async boom"));
+          };
+        })(),
+      },
+    );
+    expect(() => engine.fire("libraryLoaded")).not.toThrow();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(['push:{"tag":"after-throw"}', 'push:{"tag":"later"}']);
+    expect(logs.filter((l) => l.message === RULE_ACTION_FAILED).map((l) => (l.data as { rule: string }).rule)).toEqual(["throws", "rejects"]);
+  });
+
+  it("a condition that throws stops only its own rule", () => {
+    // The compiler refuses an invalid regular expression; the runtime still guards against one.
+    const bad = rule({ id: "bad", conditions: [{ type: "path", matches: "x" }], actions: [push("bad")] });
+    (bad.conditions[0] as { matches: string }).matches = "(";
+    const { engine, calls } = setup([bad, rule({ id: "good", actions: [push("good")] })]);
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"good"}']);
+  });
+});
