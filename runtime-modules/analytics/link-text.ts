@@ -1,0 +1,28 @@
+import { cut, squash } from "./web-text";
+
+/** "Link text limit is 40 characters, lowercased." */
+export const LINK_TEXT_LIMIT = 40;
+
+/**
+ * A link's text as recorded: white space squashed, words holding an
+ * at-sign (email addresses) left out, lower case, cut to 40.
+ */
+export function linkText(text: string, limit = LINK_TEXT_LIMIT): string {
+  return cut(squash(text.replace(/\S*@\S*/g, "")).toLowerCase(), limit);
+}
+
+/**
+ * "Link addresses starting with clkg/ or clkn/ plus http are unwrapped": the
+ * address after clkg/ or clkn/, percent-decoded when it was encoded
+ * (clkn/https%3A%2F%2F...). Also inside a resolved address
+ * (https://host/path/clkg/http...). Other addresses are returned as given.
+ */
+export function unwrapLink(href: string): string {
+  const m = /(?:^|\/)clk[gn]\/(https?(?::|%3a).*)$/i.exec(href);
+  if (!m) return href;
+  try {
+    return /^https?%3a/i.test(m[1]) ? decodeURIComponent(m[1]) : m[1];
+  } catch (e) {
+    return m[1];
+  }
+}

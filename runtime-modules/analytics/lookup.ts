@@ -1,0 +1,24 @@
+/** A table's own entry, never one inherited from Object.prototype ("constructor", "__proto__"). */
+export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/** Lower-case host name of an address ("" when it does not parse). Relative addresses resolve against base. */
+export function hostOf(url: string, base?: string): string {
+  try {
+    return new URL(url, base).hostname.toLowerCase();
+  } catch (e) {
+    return "";
+  }
+}
+
+/** Whether host is domain or below it ("a.kiwi.example" is on "kiwi.example"; "evilkiwi.example" is not). */
+export function onDomain(host: string, domain: string): boolean {
+  return !!domain && (host === domain || host.slice(-domain.length - 1) === "." + domain);
+}
+
+/** The first of the domains host is on. */
+export function findDomain(host: string, domains: readonly string[]): string | undefined {
+  for (const d of domains) if (onDomain(host, d)) return d;
+  return undefined;
+}

@@ -1,0 +1,79 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { REDACTED, isRedactedParam, redactUrl, safeUrl, trackingAllowed } from "../../../../runtime-modules/analytics/redact";
+
+const NAMES = ["u", "personId", "regId", "regNo", "i", "studentid"];
+/** A name in random case. */
+const redactedName = fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 })).map(([n, up]) =>
+  n.split("").map((c, k) => (up[k] ? c.toUpperCase() : c.toLowerCase())).join(""),
+);
+const value = fc.string({ unit: "binary", minLength: 1, maxLength: 30 });
+const otherName = fc.stringMatching(/^[a-z]{2,8}$/).filter((n) => !NAMES.some((r) => r.toLowerCase() === n));
+
+describe("redaction", () => {
+  it('"Redacted URL parameters: u, personId, regId, regNo, i, studentid"', () => {
+    const url = "https://scores.kiwi.example/x?u=jdoe&personId=123&regId=456&regNo=789&i=0&studentid=42&tab=a";
+    expect(redactUrl(url)).toBe(
+      "https://scores.kiwi.example/x?u=[redacted]&personId=[redacted]&regId=[redacted]&regNo=[redacted]&i=[redacted]&studentid=[redacted]&tab=a",
+    );
+  });
+  it("names match in any case and percent-encoded", () => {
+    expect(redactUrl("/x?REGNO=1&StudentId=2&reg%4Eo=3&reg+no=4")).toBe("/x?REGNO=[redacted]&StudentId=[redacted]&reg%4Eo=[redacted]&reg+no=4");
+    expect(isRedactedParam("%E0%A4%A")).toBe(false);
+  });
+  it("in the fragment, after ; or &amp;, and one level down in an encoded address", () => {
+    expect(redactUrl("https://a.example/#/scores?regNo=5")).toBe("https://a.example/#/scores?regNo=[redacted]");
+    expect(redactUrl("/p;regId=5")).toBe("/p;regId=[redacted]");
+    expect(redactUrl("/p?x=1&amp;regNo=5")).toBe("/p?x=1&amp;regNo=[redacted]");
+    expect(redactUrl("/login?returnUrl=https%3A%2F%2Fs.example%2Fx%3FregNo%3D77%26tab%3Da")).toBe(
+      "/login?returnUrl=https%3A%2F%2Fs.example%2Fx%3FregNo%3D[redacted]%26tab%3Da",
+    );
+    expect(redactUrl("regNo=5&x=1")).toBe("regNo=[redacted]&x=1");
+  });
+  it("other parameters and the rest of the address are kept byte for byte", () => {
+    const url = "https://a.example/p%20q?q=a+b&tab=%C3%A9#h";
+    expect(redactUrl(url)).toBe(url);
+    expect(REDACTED).toBe("[redacted]");
+  });
+  it("their values never leave the page, for any value (URLSearchParams-encoded)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.oneof(redactedName, otherName), value), { minLength: 1, maxLength: 6 }), (pairs) => {
+        const q = new URLSearchParams(pairs);
+        const out = redactUrl("https://a.example/p?" + q.toString() + "#f");
+        const parsed = new URL(out).searchParams;
+        const before = [...q.entries()];
+        const after = [...parsed.entries()];
+        expect(after.length).toBe(before.length);
+        after.forEach(([k, v], n) => {
+          expect(k).toBe(before[n][0]);
+          expect(v).toBe(NAMES.some((r) => r.toLowerCase() === k.toLowerCase()) ? REDACTED : before[n][1]);
+        });
+      }),
+    );
+  });
+  it("their values never leave the page, written raw with encodeURIComponent, in the query, the fragment or a nested address", () => {
+    const marker = fc.stringMatching(/^[A-Z]{8}$/);
+    fc.assert(
+      fc.property(redactedName, marker, otherName, fc.constantFrom("?", "#", "#/x?", "?a=1&", "?a=1;"), (name, secret, other, lead) => {
+        const url = "https://a.example/p" + lead + name + "=" + secret + "&" + other + "=1";
+        expect(redactUrl(url)).not.toContain(secret);
+        const nested = "https://a.example/p?next=" + encodeURIComponent("https://b.example/q?" + other + "=2&" + name + "=" + secret);
+        expect(redactUrl(nested)).not.toContain(secret);
+      }),
+    );
+  });
+  it('"Tracking is not allowed when the page address contains an at-sign" (also %40)', () => {
+    expect(trackingAllowed("https://a.example/p?email=jane@x.example")).toBe(false);
+    expect(trackingAllowed("https://a.example/p?email=jane%40x.example")).toBe(false);
+    expect(trackingAllowed("https://a.example/p?email=jane%40X")).toBe(false);
+    expect(trackingAllowed("https://a.example/p?tab=a")).toBe(true);
+  });
+  it("safeUrl: redacted, then without query and fragment if an at-sign is left, else nothing", () => {
+    expect(safeUrl("https://a.example/p?regNo=1")).toBe("https://a.example/p?regNo=[redacted]");
+    expect(safeUrl("https://a.example/p?to=jane@x.example#a")).toBe("https://a.example/p");
+    expect(safeUrl("https://jane@a.example/p")).toBe("");
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => {
+      expect(trackingAllowed(safeUrl(s))).toBe(true);
+    }));
+  });
+});
