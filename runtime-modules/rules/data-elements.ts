@@ -91,7 +91,9 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
       deps.log.warn(DATA_ELEMENT_FAILED, { name, error: errorText(e) });
     }
     const store = storageOf(deps.win, def.storage);
-    if (!empty(value)) {
+    if (def.storage === "none") {
+      // Nothing remembered.
+    } else if (!empty(value)) {
       if (def.storage === "pageView") pageView[name] = value;
       else
         try {

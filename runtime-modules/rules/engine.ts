@@ -111,25 +111,25 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       try {
         result = runAction(action, ctx);
       } catch (e) {
-        log.error(RULE_ACTION_FAILED, { rule: rule.id, action: i, type: action.type, error: errorText(e) });
-        report(rule, { event, action: i, type: action.type, outcome: "failed" });
+        log.error(RULE_ACTION_FAILED, { rule: rule.id, action: i, actionType: action.type, error: errorText(e) });
+        report(rule, { event, action: i, actionType: action.type, outcome: "failed" });
         if (action.waitBeforeNext) return;
         continue;
       }
       if (!isThenable(result)) {
-        report(rule, { event, action: i, type: action.type, outcome: "done" });
+        report(rule, { event, action: i, actionType: action.type, outcome: "done" });
         continue;
       }
       const settled = withTimeout(result, timeout).then(
         (v) => {
           const outcome = v === TIMED_OUT ? "timed out" : "done";
-          if (v === TIMED_OUT) log.error(STEP_TIMEOUT, { rule: rule.id, action: i, type: action.type, timeout });
-          report(rule, { event, action: i, type: action.type, outcome });
+          if (v === TIMED_OUT) log.error(STEP_TIMEOUT, { rule: rule.id, action: i, actionType: action.type, timeout });
+          report(rule, { event, action: i, actionType: action.type, outcome });
           return outcome;
         },
         (e) => {
-          log.error(RULE_ACTION_FAILED, { rule: rule.id, action: i, type: action.type, error: errorText(e) });
-          report(rule, { event, action: i, type: action.type, outcome: "failed" });
+          log.error(RULE_ACTION_FAILED, { rule: rule.id, action: i, actionType: action.type, error: errorText(e) });
+          report(rule, { event, action: i, actionType: action.type, outcome: "failed" });
           return "failed";
         },
       );

@@ -38,7 +38,7 @@ export const DataElementSchema = z
     default: Scalar.optional(),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),
-    storage: z.enum(["pageView", "session", "visitor"]).default("pageView").describe("How long a found value is remembered."),
+    storage: z.enum(["none", "pageView", "session", "visitor"]).default("none").describe("How long a found value is remembered when its source later has none (default: not at all)."),
   })
   .superRefine((value, ctx) => {
     const sources = DATA_ELEMENT_SOURCES.filter((s) => value[s] !== undefined);

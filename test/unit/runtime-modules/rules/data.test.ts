@@ -62,10 +62,10 @@ describe("data elements", () => {
 
   it('"storage duration (page view, session, visitor)": a found value is remembered for its duration', () => {
     const state: Record<string, unknown> = { campaign: "em_spring" };
-    const { de } = elements({ pv: { dataLayer: "campaign" }, ses: { dataLayer: "campaign", storage: "session" }, vis: { dataLayer: "campaign", storage: "visitor" } }, { state });
-    expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring"]);
+    const { de } = elements({ none: { dataLayer: "campaign" }, pv: { dataLayer: "campaign", storage: "pageView" }, ses: { dataLayer: "campaign", storage: "session" }, vis: { dataLayer: "campaign", storage: "visitor" } }, { state });
+    expect([de.get("none"), de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring", "em_spring"]);
     delete state.campaign;
-    expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring"]);
+    expect([de.get("none"), de.get("pv"), de.get("ses"), de.get("vis")]).toEqual([undefined, "em_spring", "em_spring", "em_spring"]);
     de.newPageView();
     expect([de.get("pv"), de.get("ses"), de.get("vis")]).toEqual([undefined, "em_spring", "em_spring"]);
   });

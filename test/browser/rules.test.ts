@@ -1,0 +1,292 @@
+/**
+ * The rule engine, data elements and the data layer in real Chromium against
+ * built bundles: the real catalogue's rules (sites/_org.yaml, bigfuture,
+ * satreg) and a lab site declaring every event, condition and action type.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBundle, buildBundles, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+
+const h = useBrowserHarness();
+
+type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { analytics: Record<string, string> } } }> };
+const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r: RecordedRequest) => r.json as Beacon);
+const xdmOf = (b: Beacon) => b.events[0].xdm;
+const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
+async function beaconCount(n: number, timeoutMs = 4000): Promise<Beacon[]> {
+  const until = Date.now() + timeoutMs;
+  while (beacons().length < n && Date.now() < until) await settle(25);
+  return beacons();
+}
+
+const LAB = `# yaml-language-server: $schema=./site.schema.json
+code: ruleslab
+name: Rules lab
+appId: "901"
+spa: true
+hosts:
+  qa: [ruleslab-qa.kiwi.example]
+timing:
+  routeChange: 500
+  elementWait: 3000
+  elementPoll: 100
+modules:
+  chat:
+    scriptSrc: https://chat.widgetvendor.example/kiwi/lab/loader.js
+    pages: [/chat]
+dataElements:
+  who: { cookie: kiwi_who, default: anonymous }
+  tab: { query: tab, lowercase: true }
+  label: { constant: "%site%|%who%|%tab%" }
+  visits: { global: labState.visits }
+  broken: { global: labState.explodes }
+disabledRules: [internal-search]
+rules:
+  - { id: dom-ready, name: DOM ready, events: [{ type: domReady }], actions: [{ type: pushDataLayer, data: { lab: { domReady: true } } }] }
+  - { id: window-loaded, name: Window loaded, events: [{ type: windowLoaded }], actions: [{ type: sendEvent, name: "loaded:%label%", eventType: lab.windowLoaded }] }
+  - id: data-only
+    name: Data-only push
+    events: [{ type: dataOnly }]
+    conditions: [{ type: dataElement, name: visits, gt: 2 }]
+    actions: [{ type: sendEvent, name: "visits:%visits%", eventType: lab.dataOnly }]
+  - { id: route, name: Route change, events: [{ type: routeChange }], actions: [{ type: sendPageView, name: "lab:%pagePath%" }] }
+  - { id: appears, name: Element appears, events: [{ type: elementExists, selector: "#late-banner" }], actions: [{ type: sendEvent, name: appeared, eventType: lab.elementExists }] }
+  - { id: direct, name: Direct call, events: [{ type: directCall, name: scoreShown }], actions: [{ type: sendEvent, name: direct, eventType: lab.directCall }] }
+  - { id: timer, name: Timer, events: [{ type: timer, delay: 300 }], actions: [{ type: sendEvent, name: timer, eventType: lab.timer }] }
+  - id: click
+    name: Delegated click
+    events: [{ type: click, selector: ".track-me" }]
+    conditions:
+      - type: anyOf
+        conditions: [{ type: cookie, name: kiwi_who, exists: true }, { type: query, name: tab, equals: scores }]
+      - type: not
+        condition: { type: env, in: [prod] }
+    actions: [{ type: sendEvent, name: "clicked:%tab%", eventType: lab.click }]
+  - id: marketing
+    name: Marketing tags behind consent
+    events: [{ type: dataLayerPush, event: convert }]
+    conditions: [{ type: consent, category: performance }]
+    actions:
+      - { type: loadScript, src: "https://tags.adpartner.example/lab.js", consent: marketing }
+      - { type: pixel, src: "https://pixel.adpartner.example/p?who=%who%", kind: iframe, consent: marketing }
+  - id: chain
+    name: A push from an action runs other rules
+    events: [{ type: dataLayerPush, event: chain-start }]
+    actions: [{ type: pushDataLayer, data: { event: chain-next } }]
+  - { id: chain-next, name: Chained, events: [{ type: dataLayerPush, event: chain-next }], actions: [{ type: sendEvent, name: chained, eventType: lab.chain }] }
+  - id: hangs
+    name: Hanging wait-before-next action (marketing never granted)
+    order: 0
+    events: [{ type: dataLayerPush, event: contain }]
+    actions:
+      - { type: loadScript, src: "https://tags.adpartner.example/never.js", consent: marketing, waitBeforeNext: true, timeout: 300 }
+      - { type: sendEvent, name: never, eventType: lab.never }
+  - id: throws
+    name: Throwing action
+    order: 1
+    events: [{ type: dataLayerPush, event: contain }]
+    actions:
+      - { type: pushDataLayer, data: { event: boom } }
+      - { type: sendEvent, name: "after-throw", eventType: lab.afterThrow }
+  - id: throwing-element
+    name: A data element whose source throws
+    order: 2
+    events: [{ type: dataLayerPush, event: contain }]
+    conditions: [{ type: dataElement, name: broken, exists: false }]
+    actions: [{ type: sendEvent, name: "element-survived", eventType: lab.elementSurvived }]
+  - { id: later, name: A later rule, order: 50, events: [{ type: dataLayerPush, event: contain }], actions: [{ type: sendEvent, name: later, eventType: lab.later }] }
+`;
+
+let real: Record<"bigfuture" | "satregProd" | "satregQa", Bundle>;
+let lab: Bundle;
+
+beforeAll(async () => {
+  real = await buildBundles({ bigfuture: ["bigfuture", "qa"], satregProd: ["satreg", "prod"], satregQa: ["satreg", "qa"] });
+  lab = await buildBundle("ruleslab", "qa", { sitesDir: tempCatalogue({ "ruleslab.yaml": LAB }) });
+}, 240_000);
+
+describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)", () => {
+  it("org rule page-view: a page view reaches the edge when the library loads", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/college-search", { bundle: real.bigfuture });
+    await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    const [b] = await beaconCount(1);
+    expect(xdmOf(b).eventType).toBe("web.webpagedetails.pageViews");
+    expect(xdmOf(b).web.webPageDetails.URL).toBe("https://bigfuture-qa.kiwi.example/college-search");
+    expect(h.web.find({ host: "edge.kiwi.example" })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
+  });
+
+  it('org rule internal-search: a search push is tracked with the cleaned, lowercased term; "Internal search without term: skipped"', async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: real.bigfuture, dataLayer: [{ event: "search", search: { term: "  SAT   Dates ", type: "site" } }] });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "search", search: { term: "" } }));
+    await settle(300);
+    const events = beacons().filter((b) => xdmOf(b).eventType === "kiwi.internalSearch");
+    expect(events).toHaveLength(1);
+    expect(varsOf(events[0])).toMatchObject({ eVar5: "sat dates", eVar6: "site", events: "event3" });
+  });
+
+  it("bigfuture rules: a promo click and a sixth list item (setVariables, then the event)", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-promo="tnt:spring" href="#x">Spring</a>' });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    await beaconCount(1);
+    await tab.page.click("#promo");
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "list-change", list: { newTotalItemsInList: 6 } }));
+    const all = await beaconCount(3);
+    expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listMilestone"]);
+    expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "promo click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
+    expect(varsOf(all[2])).toMatchObject({ events: "event61" });
+  });
+
+  it("satreg payment-confirmation (order 5 runs before page-view, order 10): the page view carries the purchase; the pixel waits for marketing consent", async () => {
+    const url = h.web.page("https://satreg.kiwi.example/register/paymentConfirmation", { bundle: real.satregProd, dataLayer: [{ order: { id: "SR12345" } }] });
+    await h.browser.openPage(url, { consentGroups: CONSENT.all });
+    const pixel = await h.web.waitForRequest({ host: "pixel.adpartner.example" });
+    expect(pixel.url).toBe("https://pixel.adpartner.example/conv?id=kiwi-satreg&order=SR12345");
+    const [view] = await beaconCount(1);
+    expect(varsOf(view)).toMatchObject({ events: "purchase", eVar30: "SR12345" });
+
+    h.web.reset();
+    await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    await beaconCount(1);
+    await settle(300);
+    expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]);
+  });
+
+  it("disabledRules: satreg's qa environment turns the payment-confirmation rule off", async () => {
+    const url = h.web.page("https://satreg-qa.kiwi.example/register/paymentConfirmation", { bundle: real.satregQa, dataLayer: [{ order: { id: "SR1" } }] });
+    await h.browser.openPage(url, { consentGroups: CONSENT.all });
+    const [view] = await beaconCount(1);
+    await settle(200);
+    expect(varsOf(view).events).toBeUndefined();
+    expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]);
+  });
+
+  it("no consent for analytics yet: nothing is sent; consent given later releases the queued page view", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.necessary });
+    await settle(400);
+    expect(beacons()).toEqual([]);
+    await tab.setConsent(CONSENT.performance, { via: "event" });
+    const [view] = await beaconCount(1);
+    expect(xdmOf(view).eventType).toBe("web.webpagedetails.pageViews");
+  });
+});
+
+describe("every event type, condition and action (a lab site)", () => {
+  const labUrl = (path = "/", opts: Parameters<typeof h.web.page>[1] = {}) => h.web.page(`https://ruleslab-qa.kiwi.example${path}`, { bundle: lab, ...opts });
+  const types = () => beacons().map((b) => xdmOf(b).eventType as string);
+
+  it("library loaded, DOM ready (a push from an action), window loaded (tokens from cookie, query and provided values)", async () => {
+    const tab = await h.browser.openPage(labUrl("/?tab=Scores", { cookies: ["kiwi_who=student; Path=/"] }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    const loaded = beacons().find((b) => xdmOf(b).eventType === "lab.windowLoaded")!;
+    expect(xdmOf(loaded).web.webInteraction.name).toBe("loaded:ruleslab|student|scores");
+    expect(await tab.page.evaluate(() => (window as any).sitetags && (window as any).kiwiDataLayer.length)).toBeGreaterThan(0);
+    const state = await tab.page.evaluate(() => (window as any).__sitetagsEvents.filter((e: any) => e.type === "dataLayer").map((e: any) => e.push));
+    expect(state).toContainEqual({ lab: { domReady: true } });
+  });
+
+  it("data-only pushes fire only data-only rules; a data-element condition compares numbers", async () => {
+    const tab = await h.browser.openPage(labUrl(), { consentGroups: CONSENT.performance, initScripts: ["window.labState = { visits: 1 }"] });
+    await beaconCount(2);
+    await tab.page.evaluate(() => {
+      (window as any).labState.visits = 3;
+      (window as any).kiwiDataLayer.push({ something: 1 });
+      (window as any).kiwiDataLayer.push({ event: "unrelated", other: 2 });
+    });
+    await settle(300);
+    expect(types().filter((t) => t === "lab.dataOnly")).toHaveLength(1);
+  });
+
+  it('SPA route change (history API and hash) "debounced by the site\'s route timeout"', async () => {
+    const tab = await h.browser.openPage(labUrl("/start"), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await tab.page.evaluate(() => {
+      history.pushState({}, "", "/step-1");
+      history.pushState({}, "", "/step-2");
+      location.hash = "#tab";
+    });
+    await settle(300);
+    expect(types().filter((t) => t === "web.webpagedetails.pageViews")).toHaveLength(1);
+    const until = Date.now() + 3000;
+    while (types().filter((t) => t === "web.webpagedetails.pageViews").length < 2 && Date.now() < until) await settle(25);
+    const views = beacons().filter((b) => xdmOf(b).eventType === "web.webpagedetails.pageViews");
+    expect(views.map((b) => xdmOf(b).web.webPageDetails.name)).toEqual(["ruleslab/start", "lab:/step-2"]);
+  });
+
+  it('element appears ("polling per the spec\'s element wait"), direct call, timer', async () => {
+    const tab = await h.browser.openPage(labUrl(), { consentGroups: CONSENT.performance, initScripts: ["setTimeout(function(){ var d=document.createElement('div'); d.id='late-banner'; document.body.appendChild(d); }, 400)"] });
+    await tab.page.evaluate(() => (window as any).sitetags.track("scoreShown", { id: 1 }));
+    await beaconCount(5, 4000);
+    expect(types()).toEqual(expect.arrayContaining(["lab.directCall", "lab.timer", "lab.elementExists"]));
+    expect(types().filter((t) => t === "lab.elementExists")).toHaveLength(1);
+  });
+
+  it("click on a CSS selector: one delegated listener (even when the page stops propagation); anyOf/not conditions", async () => {
+    const body = '<div id="wrap"><button class="track-me"><span id="inner">Go</span></button></div><script>document.getElementById("wrap").addEventListener("click", function (e) { e.stopPropagation(); });</script>';
+    const tab = await h.browser.openPage(labUrl("/?tab=scores", { body }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await tab.page.click("#inner");
+    await beaconCount(3);
+    expect(xdmOf(beacons().find((b) => xdmOf(b).eventType === "lab.click")!).web.webInteraction.name).toBe("clicked:scores");
+    h.web.reset();
+    const other = await h.browser.openPage(labUrl("/?tab=other", { body }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await other.page.click("#inner");
+    await settle(300);
+    expect(types()).not.toContain("lab.click");
+  });
+
+  it("load a script and fire a hidden-iframe pixel, each behind its consent category; a pushDataLayer action runs other rules", async () => {
+    const tab = await h.browser.openPage(labUrl("/", { cookies: ["kiwi_who=parent; Path=/"] }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "convert" }, { event: "chain-start" }));
+    await beaconCount(3);
+    expect(types()).toContain("lab.chain");
+    await settle(300);
+    expect(h.web.find({ host: "tags.adpartner.example" })).toEqual([]);
+    expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]);
+    await tab.setConsent(CONSENT.all, { via: "event" });
+    const script = await h.web.waitForRequest({ host: "tags.adpartner.example", path: "/lab.js" });
+    const pixel = await h.web.waitForRequest({ host: "pixel.adpartner.example" });
+    expect(pixel.url).toBe("https://pixel.adpartner.example/p?who=parent");
+    expect(script.headers["sec-fetch-dest"]).toBe("script");
+    expect(pixel.headers["sec-fetch-dest"]).toBe("iframe");
+  });
+
+  it('containment: "an exception in any condition or action is caught and logged; other rules and the page carry on" — throwing and hanging actions', async () => {
+    const tab = await h.browser.openPage(labUrl("/", { after: ["window.pageScriptRan = true"] }), {
+      consentGroups: CONSENT.performance,
+      initScripts: ["window.labState = {}; Object.defineProperty(window.labState, 'explodes', { get: function () { throw new Error('hostile getter'); } })"],
+    });
+    await beaconCount(2);
+    // Make the page's data layer throw on the next push, as a broken application might.
+    await tab.page.evaluate(() => {
+      const dl = (window as any).kiwiDataLayer;
+      const ours = dl.push;
+      dl.push = function (item: any) {
+        if (item && item.event === "boom") throw new Error("page push exploded");
+        return ours.apply(dl, arguments);
+      };
+      dl.push({ event: "contain" });
+    });
+    await beaconCount(5, 3000);
+    await settle(600);
+    const t = types();
+    expect(t).toEqual(expect.arrayContaining(["lab.afterThrow", "lab.elementSurvived", "lab.later"]));
+    expect(t).not.toContain("lab.never");
+    const logs = await tab.logEntries();
+    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: "rule action failed" }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: "timeout error: a condition or action exceeded its limit" }));
+    expect(await tab.page.evaluate(() => (window as any).pageScriptRan)).toBe(true);
+    expect(tab.pageErrors).toEqual([]);
+  });
+
+  it("the monitor reports each rule's conditions and each action's outcome (for the preview)", async () => {
+    const tab = await h.browser.openPage(labUrl("/?tab=x"), { consentGroups: CONSENT.performance });
+    await tab.waitForMonitor({ type: "rule", rule: "page-view", outcome: "done" });
+    const events = await tab.page.evaluate(() => (window as any).__sitetagsEvents.filter((e: any) => e.type === "rule"));
+    expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "page-view", state: "fired", event: "libraryLoaded" }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "page-view", action: 0, actionType: "sendPageView", outcome: "done" }));
+  });
+});
