@@ -111,7 +111,87 @@ async function esbuildBaseline(runs) {
   return { ms: median(all), all, entries: entryPoints.length };
 }
 
-export const CASES = { "build-matrix": buildMatrix };
+/**
+ * Case 2: the rule engine in Chromium. 100,000 data-layer pushes through 50
+ * rules (10 event names, conditions on data elements and the computed state,
+ * setVariables actions), on a dev bundle served from 127.0.0.1. Reports
+ * events per second and the JS heap retained after the run (after GC, against
+ * the heap after GC before it).
+ */
+async function ruleEngine() {
+  const { createServer } = await import("node:http");
+  const { chromium } = await import("playwright-core");
+  const PUSHES = 100_000;
+  const sites = tmp("sites");
+  cpSync(join(ROOT, "sites", "_org.yaml"), join(sites, "_org.yaml"));
+  const rules = [];
+  for (let i = 0; i < 50; i++) {
+    rules.push(`  - id: r${i}
+    name: Rule ${i}
+    order: ${[0, 5, 10, 50][i % 4]}
+    events: [{ type: dataLayerPush, event: e${i % 10} }]
+    conditions:
+      - { type: dataElement, name: value, gt: ${i % 7} }
+      - type: anyOf
+        conditions: [{ type: dataElement, name: kind, equals: k${i % 3} }, { type: path, startsWith: / }]
+    actions:
+      - { type: setVariables, variables: { eVar${(i % 20) + 1}: "%kind%-%value%" } }`);
+  }
+  writeFileSync(
+    join(sites, "benchsite.yaml"),
+    `code: benchsite\nname: Bench\nappId: "999"\nhosts:\n  dev: [benchsite-dev.kiwi.example]\nbudget: { gzipBytes: 60000 }\ndataElements:\n  value: { dataLayer: item.value }\n  kind: { dataLayer: item.kind }\ndisabledRules: [page-view, internal-search, modal, application-error]\nrules:\n${rules.join("\n")}\n`,
+  );
+  const out = tmp("out");
+  const r = spawnSync(process.execPath, [BIN, "build", "--sites", sites, "--out", out, "--cache", join(ROOT, ".sitetags-cache"), "--json"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`bench bundle failed: ${r.stderr}`);
+  const bundle = readFileSync(join(out, "dev", "benchsite", "sitetags.min.js"), "utf8");
+  const server = createServer((req, res) => {
+    if (req.url === "/sitetags.min.js") res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
+    else res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>bench</title><script src="/sitetags.min.js"></script>');
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--js-flags=--expose-gc"],
+  });
+  const runs = [];
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      const cdp = await page.context().newCDPSession(page);
+      await page.waitForFunction(() => window.sitetags && window.sitetags.site === "benchsite");
+      await cdp.send("HeapProfiler.collectGarbage");
+      const before = (await cdp.send("Runtime.getHeapUsage")).usedSize;
+      const ms = await page.evaluate((n) => {
+        const dl = window.kiwiDataLayer;
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) dl.push({ event: "e" + (i % 10), item: { value: i % 13, kind: "k" + (i % 3) } });
+        return performance.now() - t0;
+      }, PUSHES);
+      await cdp.send("HeapProfiler.collectGarbage");
+      const after = (await cdp.send("Runtime.getHeapUsage")).usedSize;
+      runs.push({ ms, eventsPerSecond: Math.round((PUSHES / ms) * 1000), retainedBytes: after - before });
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    for (const d of [sites, out]) rmSync(d, { recursive: true, force: true });
+  }
+  const eps = median(runs.map((x) => x.eventsPerSecond));
+  const retained = median(runs.map((x) => x.retainedBytes));
+  return {
+    rows: [
+      ["pushes x rules", `${PUSHES} x 50`, "10 event names, 5 rules each, 2 conditions + 1 action per rule"],
+      ["events per second", eps.toLocaleString("en"), `target >= 20,000 → ${eps >= 20000 ? "met" : "MISSED"}`],
+      ["heap retained after the run (after GC)", `${(retained / 1048576).toFixed(2)} MB`, `target <= 5 MB → ${retained <= 5 * 1048576 ? "met" : "MISSED"}`],
+    ],
+    data: { pushes: PUSHES, rules: 50, runs },
+  };
+}
+
+export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine };
 
 const results = {};
 const names = selected.length ? selected : Object.keys(CASES);

@@ -3,6 +3,9 @@ import { DATA_LAYER_INVALID_PUSH, DATA_LAYER_LISTENER_FAILED } from "../core/mes
 import { errorText } from "../core/log";
 
 export type Push = Record<string, unknown>;
+
+/** The global array keeps this many processed pushes; the computed state keeps everything. */
+export const KEEP_PUSHES = 100;
 export type PushListener = (push: Push, event: string | undefined) => void;
 /** Checks a push against its documented shape (non-production bundles only). */
 export type PushValidator = (push: Push, log: Logger) => void;
@@ -83,6 +86,8 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
     busy = true;
     try {
       while (queue.length) process(queue.shift());
+      // A long-lived page must not grow without bound.
+      if (array.length > KEEP_PUSHES) array.splice(0, array.length - KEEP_PUSHES);
     } finally {
       busy = false;
     }

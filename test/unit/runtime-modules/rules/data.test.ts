@@ -113,6 +113,15 @@ describe("the data layer", () => {
     expect(dl.get("user.grade")).toBe(12);
   });
 
+  it("the global array keeps the last 100 processed pushes (bounded memory); the computed state keeps everything", () => {
+    const { win, dl } = layer();
+    dl.start();
+    for (let i = 0; i < 250; i++) (win.kiwiDataLayer as unknown[]).push({ event: "tick", ["k" + i]: i });
+    expect((win.kiwiDataLayer as unknown[]).length).toBe(100);
+    expect(dl.get("k0")).toBe(0);
+    expect(dl.get("k249")).toBe(249);
+  });
+
   it("a push that is not an object is ignored with a warning; no prototype pollution", () => {
     const { win, dl, logs } = layer();
     dl.start();
