@@ -193,6 +193,13 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
         message = issue.message;
         break;
       }
+      case "invalid_key": {
+        code = "CONFIG_INVALID_VALUE";
+        const inner = (issue as typeof issue & { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? issue.message;
+        message = `name "${String(path[path.length - 1])}" ${inner}`;
+        out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, "key"), formatPath(full)));
+        continue;
+      }
       case "invalid_union": {
         const discriminated = issue as typeof issue & { discriminator?: string; options?: unknown[] };
         if (discriminated.discriminator && discriminated.options) {
@@ -216,7 +223,9 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
         code = "CONFIG_INVALID_VALUE";
         message = issue.message;
     }
-    out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full), formatPath(full)));
+    // A problem with a whole mapping (a data element with no source, …) points at its name.
+    const prefer = received !== null && typeof received === "object" && !Array.isArray(received) && typeof path[path.length - 1] === "string" ? "key" : "value";
+    out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, prefer), formatPath(full)));
   }
   return out;
 }

@@ -23,8 +23,9 @@ function strings(value: unknown, path: Path, out: Array<{ path: Path; text: stri
   return out;
 }
 
+/** The %name% tokens of a string; two hex digits (%C3% in a URL) are percent-encoding, not a token. */
 export function tokensOf(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[1]);
+  return [...text.matchAll(TOKEN)].map((m) => m[1]).filter((name) => !/^[0-9A-Fa-f]{2}$/.test(name));
 }
 
 /** The cycles among data elements, each as a list of names ending where it started. */
@@ -58,7 +59,7 @@ function conditionRefs(condition: RuleCondition, path: Path, out: Array<{ path: 
 
 export interface RuleCheckInput {
   settings: Settings;
-  /** Ids of every rule before disabledRules applied, in merged order. */
+  /** Modules enabled for this site and environment. */
   enabledModules: string[];
   pick: SourcePicker;
   /** Appended to messages: "(in site/env)". */
@@ -96,11 +97,18 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
   }
   for (const cycle of findCycles(edges)) report("CONFIG_DATA_ELEMENT_CYCLE", `data elements refer to each other in a circle: ${cycle.join(" -> ")}`, ["dataElements", cycle[0], "constant"]);
 
-  // Rules: ids, references, commands.
+  // Rules: ids, references, commands. A disabled rule does not run, so only its id is checked.
   const ids = new Map<string, number>();
+  const where_ = (path: Path) => {
+    const picked = pick(path);
+    const full = picked.path ?? [...picked.prefix, ...path];
+    const pos = picked.source.lines.linePos(offsetOf(picked.source, full));
+    return `${picked.source.file}:${pos.line}:${pos.col}`;
+  };
   settings.rules.forEach((rule, i) => {
-    if (ids.has(rule.id)) report("CONFIG_DUPLICATE_RULE", `rule id "${rule.id}" is already used by rule ${ids.get(rule.id)! + 1} of this site and environment (to change an inherited rule, disable it and add your own)`, ["rules", i, "id"]);
+    if (ids.has(rule.id)) report("CONFIG_DUPLICATE_RULE", `rule id "${rule.id}" is already used at ${where_(["rules", ids.get(rule.id)!, "id"])} (to change an inherited rule, disable it and add your own under a new id)`, ["rules", i, "id"]);
     else ids.set(rule.id, i);
+    if (settings.disabledRules.includes(rule.id)) return;
     const refs: Array<{ path: Path; name: string }> = [];
     rule.conditions.forEach((c, j) => conditionRefs(c, ["rules", i, "conditions", j], refs));
     for (const ref of refs) if (!names.includes(ref.name)) unknown(ref.name, ref.path, "a condition");

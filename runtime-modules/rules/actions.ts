@@ -53,7 +53,7 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
     case "setVariables":
       return ctx.analytics.setVariables(de.resolveDeep(action.variables));
     case "loadScript":
-      return afterConsent(ctx.consent, action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id, attributes: action.attributes }));
+      return afterConsent(ctx.consent, action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
     case "pixel":
       return afterConsent(ctx.consent, action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
     case "pushDataLayer":

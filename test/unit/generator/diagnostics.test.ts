@@ -5,6 +5,14 @@ import { DIAGNOSTIC_CODES } from "../../../generator/diagnostics/codes.js";
 import { codeFrame, formatHeadline } from "../../../generator/diagnostics/diagnostic.js";
 import { REPO } from "../../helpers/fs.js";
 
+describe("%tokens%", () => {
+  it("names data elements; percent-encoding (%C3%%A9) is not a token", async () => {
+    const { tokensOf } = await import("../../../generator/config/rules-check.js");
+    expect(tokensOf("search:%searchTerm%/%site%")).toEqual(["searchTerm", "site"]);
+    expect(tokensOf("https://x.example/?page=caf%C3%A9&q=%2Fa%")).toEqual([]);
+  });
+});
+
 describe("the one registry of diagnostics", () => {
   it("codes are SCREAMING_SNAKE and docs/diagnostics.md lists every one", () => {
     const doc = readFileSync(join(REPO, "docs", "diagnostics.md"), "utf8");
