@@ -13,6 +13,8 @@ import { ENV_NAMES } from "./constants.js";
 export { EnvNameSchema, ConsentCategorySchema, RegexString, SelectorString, Hostname, HttpsUrl, PathPrefix, type EnvName, type ConsentCategory } from "./primitives.js";
 import { EnvNameSchema, ConsentCategorySchema, RegexString, SelectorString, Hostname, HttpsUrl, PathPrefix } from "./primitives.js";
 import { RulesSettingsShape } from "./schemas/rules.js";
+import { ConsentExtrasSchema, IdentitySchema } from "./schemas/consent-identity.js";
+import { AnalyticsRulesSchema } from "./schemas/analytics.js";
 
 const ms = (min: number, max: number, def: number, what: string) =>
   z.number().int().min(min).max(max).describe(`${what}, in ms (${min}–${max}, default ${def}).`).default(def);
@@ -147,7 +149,9 @@ export const ModulesSchema = z
 export const SettingsSchema = z.strictObject({
   timing: TimingSchema.prefault({}),
   sampling: SamplingSchema.default(1),
-  consent: ConsentSchema.prefault({}),
+  consent: ConsentSchema.extend(ConsentExtrasSchema.shape).prefault({}),
+  identity: IdentitySchema.prefault({}),
+  analyticsRules: AnalyticsRulesSchema.prefault({}),
   exclusions: ExclusionsSchema.prefault({}),
   pageNames: PageNamesSchema.prefault({}),
   analytics: AnalyticsSchema,
