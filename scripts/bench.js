@@ -95,7 +95,7 @@ async function esbuildBaseline(runs) {
   const entryPoints = [];
   for (const b of catalogue.bundles) {
     const file = join(dir, `${b.env}-${b.site}.ts`);
-    const source = writeEntry(tsMorph, { runtimeDir: join(ROOT, "runtime-modules"), bundleConfigTypes: join(ROOT, "generator/config/bundle-config.ts"), entryFile: file, extension: "", modules: registry.filter((r) => b.modules.includes(r.name)) });
+    const source = writeEntry(tsMorph, { runtimeDir: join(ROOT, "runtime-modules"), bundleConfigTypes: join(ROOT, "generator/config/bundle-config.ts"), entryFile: file, extension: "", modules: registry.filter((r) => b.modules.includes(r.name)), devChecks: b.env !== "prod" });
     writeFileSync(file, source.replace(`declare const ${CONFIG_TOKEN}: BundleConfig;`, `const ${CONFIG_TOKEN}: BundleConfig = ${JSON.stringify(b.config)};`));
     entryPoints.push(file);
   }

@@ -88,6 +88,16 @@ const FORBIDDEN: Array<[RegExp, string]> = [
   [/\bset(Timeout|Interval)\(\s*["'`]/, "a string timer"],
 ];
 
+/** Non-production bundles carry the data-layer push checks; production bundles skip them and their code. */
+export function hasDevChecks(bundle: Pick<ResolvedBundle, "env">): boolean {
+  return bundle.env !== "prod";
+}
+
+/** One compiled module set serves every bundle with the same modules and checks. */
+function shapeKeyOf(runtimeHash: string, bundle: ResolvedBundle): string {
+  return sha256(`${runtimeHash}\0${bundle.modules.join(",")}\0${hasDevChecks(bundle) ? "dev" : "prod"}`).slice(0, 16);
+}
+
 export function defaultPaths(cwd = process.cwd()) {
   return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
 }
@@ -174,21 +184,21 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const inputsHash = sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
     const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
     if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) {
-      const shape = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${sha256(`${runtimeHash}\0${bundle.modules.join(",")}`).slice(0, 16)}.json`));
+      const shape = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${shapeKeyOf(runtimeHash, bundle)}.json`));
       reports.push({ ...old, status: "reused", budgetGzipBytes: bundle.budgetGzipBytes, moduleBytes: shape?.moduleBytes ?? {}, moduleSources: bundle.moduleSources });
       continue;
     }
-    toBuild.push({ bundle, inputsHash, shapeKey: sha256(`${runtimeHash}\0${bundle.modules.join(",")}`).slice(0, 16) });
+    toBuild.push({ bundle, inputsHash, shapeKey: shapeKeyOf(runtimeHash, bundle) });
   }
 
   // Shapes: from the cache, or compiled.
   const shapes = new Map<string, ShapeResult>();
-  const missing = new Map<string, string[]>();
+  const missing = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle, shapeKey } of toBuild) {
     if (shapes.has(shapeKey) || missing.has(shapeKey)) continue;
     const cached = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${shapeKey}.json`));
     if (cached) shapes.set(shapeKey, cached);
-    else missing.set(shapeKey, bundle.modules);
+    else missing.set(shapeKey, { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
   }
   const diagnostics: Diagnostic[] = [];
   const total = toBuild.length + missing.size;
@@ -210,7 +220,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       .finally(() => pool.close());
     for (const o of outcomes) {
       if (!o.ok) {
-        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `module set [${missing.get(o.key)?.join(", ")}]: ${o.error}`, severity: "error" });
+        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `module set [${missing.get(o.key)?.modules.join(", ")}]: ${o.error}`, severity: "error" });
         continue;
       }
       shapes.set(o.result.key, o.result);

@@ -17,8 +17,8 @@ export interface PrepareInput {
   compiledRuntime: string;
   /** Module names the config schema offers. */
   moduleNames: string[];
-  /** shape key -> module names */
-  shapes: Array<[string, string[]]>;
+  /** shape key -> module names and whether the shape carries the non-production checks */
+  shapes: Array<[string, { modules: string[]; devChecks: boolean }]>;
 }
 
 export interface PrepareOutput {
@@ -50,12 +50,12 @@ export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput>
   await mkdir(entriesDir, { recursive: true });
   const bundleConfigTypes = join(input.root, "generator", "config", "bundle-config.ts");
   const jobs: ShapeJob[] = [];
-  for (const [key, names] of [...input.shapes].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [key, { modules: names, devChecks }] of [...input.shapes].sort(([a], [b]) => a.localeCompare(b))) {
     const modules = registry.filter((r) => names.includes(r.name));
     // The typed entry, kept on disk for people and for the type-check test.
     const entryFile = join(entriesDir, `${key}.ts`);
-    await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules }));
-    const compileSource = writeEntry(tsMorph, { runtimeDir: input.compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules });
+    await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules, devChecks }));
+    const compileSource = writeEntry(tsMorph, { runtimeDir: input.compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules, devChecks });
     const moduleDirs = Object.fromEntries(modules.map((m) => [m.name, join(input.compiledRuntime, m.from.replace(/\/[^/]+$/, ""))]));
     jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs });
   }

@@ -2,7 +2,7 @@ import type { BundleConfig, ModuleName } from "../../generator/config/bundle-con
 import type { Commands, SitetagsGlobal, SitetagsWindow } from "./globals";
 import type { ModuleFactory, ModuleServices } from "./types";
 import { isAuthorizedHost } from "./authorize";
-import { createConsentGate } from "./consent";
+import { createConsent } from "../consent/create-consent";
 import { createCookies } from "./cookies";
 import { readDebugMode } from "./debug-switch";
 import { detectEnvironment } from "./environment";
@@ -89,15 +89,20 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
     monitor.emit("boot", { version: VERSION, site: config.site.code, env, bundleEnv: config.env });
 
-    const consent = createConsentGate(config, win, log);
     const cookies = createCookies(doc, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
     const loadScript = createLoadScript(doc, findNonce(doc));
+    const consent = createConsent({ config, win, log, monitor, loadScript });
+    consent.start();
     const currentPage = () => readPage(loc, doc);
     const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({ config, consent, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
     const services: Omit<ModuleServices<unknown>, "config"> = { bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
+    // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
+    consent.onPrivacyChange((changes) => {
+      for (const c of changes) analytics.event({ name: "privacy consent change", eventType: "kiwi.privacyConsentChange", linkType: "other", variables: { eVar71: c.status, eVar72: c.type, eVar73: c.region, eVar74: c.actionSource } });
+    });
 
     for (const name of Object.keys(factories) as ModuleName[]) {
       const factory = factories[name];

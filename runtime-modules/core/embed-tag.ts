@@ -2,7 +2,7 @@ import type { ConsentCategory } from "../../generator/config/bundle-config.js";
 import type { LoadScriptOptions, ModuleServices } from "./types";
 import { onDomReady } from "./dom-ready";
 import { errorText } from "./log";
-import { SCRIPT_EMBEDDING_FAILED, TAG_LOADED, TAGS_EMBED_SKIPPED_NO_CONSENT } from "./messages";
+import { SCRIPT_EMBEDDING_FAILED, TAG_LOADED } from "./messages";
 
 type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript">;
 
@@ -18,9 +18,11 @@ export function skipTag(services: Pick<ModuleServices<unknown>, "log" | "monitor
 }
 
 /**
- * Loads a tag's script once its consent category is allowed and the DOM is
- * ready: "tags embed skipped when consent not given" until then. Failures
- * are logged ("script embedding failed"), never thrown.
+ * Loads a tag's script once the consent gate allows it (consent category,
+ * exclusion lists, GPC, user names in the URL, cb-disable-{tag}), at its
+ * lifecycle point: performance tags at page top, every other category at DOM
+ * ready. The gate reports each decision to the monitor with its reason.
+ * Failures are logged ("script embedding failed"), never thrown.
  */
 export function embedTag(
   services: TagServices,
@@ -31,12 +33,8 @@ export function embedTag(
   onLoaded: () => void,
 ): void {
   const { log, consent, loadScript } = services;
-  if (!consent.allows(category)) {
-    log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, { tag, consent: category });
-    reportTag(services, tag, "waiting", { consent: category });
-  }
-  consent.whenAllowed(category, () =>
-    onDomReady(document, () => {
+  consent.whenTagAllowed(tag, category, () => {
+    const load = () => {
       reportTag(services, tag, "loading", { src });
       loadScript(src, options).then(
         () => {
@@ -49,6 +47,8 @@ export function embedTag(
           reportTag(services, tag, "failed");
         },
       );
-    }),
-  );
+    };
+    if (category === "performance") load();
+    else onDomReady(document, load);
+  });
 }

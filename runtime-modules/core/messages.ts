@@ -91,6 +91,12 @@ export const TAG_LOADED = "tag loaded";
 export const WIDGET_NOT_LOADED = "widget not loaded";
 export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
 
+/* ---- Consent ---- */
+
+/** "Consent banner needs script source and domain attribute, else failed config check." */
+export const CONSENT_BANNER_CONFIG_FAILED = "consent banner failed config check";
+export const CONSENT_BANNER_TIMEOUT = "consent banner did not answer in time";
+
 /* ---- Rules, data elements, the data layer ---- */
 
 /** "timeout error when a condition or action exceeds its limit" (spec section 8). */

@@ -36,11 +36,26 @@ export interface Monitor {
   emit(type: string, detail?: Record<string, unknown>): void;
 }
 
+export interface TagDecisionReport {
+  allowed: boolean;
+  /** cb-disable, synthetics, allow-list, stored-status, internal-site, consent-category, exclusion-app-id, exclusion-host, gpc, user-name-in-url, consent-given */
+  reason: string;
+  category: ConsentCategory;
+  detail?: string;
+}
+
 export interface ConsentGate {
-  /** True when a tag of this category may run now. */
+  /** True when the visitor's consent grants this category now. */
   allows(category: ConsentCategory): boolean;
-  /** Calls back once the category is allowed (at once if it already is). */
+  /** Calls back once the category is granted (at once if it already is). */
   whenAllowed(category: ConsentCategory, callback: () => void): void;
+  /** The one gate every tag passes: switches, consent, exclusion lists, GPC, user names in the URL. */
+  decide(tagCode: string, category?: ConsentCategory): TagDecisionReport;
+  /** Runs `load` once the tag passes the gate: now, or when consent arrives; never when a rule forbids it. */
+  whenTagAllowed(tagCode: string, category: ConsentCategory | undefined, load: () => void): void;
+  /** The analytics SDK consent: pending (default), in, out. */
+  sdk(): "pending" | "in" | "out";
+  onChange(listener: () => void): void;
 }
 
 export interface Cookies {

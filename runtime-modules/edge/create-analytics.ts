@@ -1,7 +1,7 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { Analytics, ConsentGate, Logger, Monitor, PageInfo } from "../core/types";
 import { VERSION } from "../core/version";
-import { NETWORK_REQUEST_FAILED, serverResponded } from "../core/messages";
+import { CONSENT_DECLINED, NETWORK_REQUEST_FAILED, serverResponded } from "../core/messages";
 import { errorText } from "../core/log";
 import { uuid4 } from "./uuid";
 
@@ -58,8 +58,15 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     };
   }
 
+  let declinedLogged = false;
   function send(xdm: Xdm, variables: Record<string, string>): Promise<unknown> {
     const vars = { ...pageVariables, ...variables };
+    // SDK consent: pending queues (nothing is sent), in sends, out drops.
+    if (deps.consent.sdk() === "out") {
+      if (!declinedLogged) log.warn(CONSENT_DECLINED);
+      declinedLogged = true;
+      return Promise.resolve(undefined);
+    }
     return new Promise((resolve) =>
       deps.consent.whenAllowed("performance", () => {
         const requestId = uuid4(win.crypto);

@@ -13,11 +13,13 @@ export interface ActionContext {
   doc: Document;
   /** The element of a click or element-exists event, when there is one. */
   element?: Element;
+  /** The id of the rule running the action: the tag code of the tags it loads (cb-disable-{rule id}). */
+  rule?: string;
 }
 
-/** Resolves once `category` is allowed (never, if it never is: the step's timeout decides). */
-function afterConsent(consent: ConsentGate, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
-  return new Promise((resolve, reject) => consent.whenAllowed(category, () => run().then(resolve, reject)));
+/** Resolves once the tag passes the consent gate (never, if it never does: the step's timeout decides). */
+function afterConsent(consent: ConsentGate, tag: string, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => consent.whenTagAllowed(tag, category, () => run().then(resolve, reject)));
 }
 
 /** Fires a 1x1 image or a hidden iframe; settles on load or error. */
@@ -53,9 +55,9 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
     case "setVariables":
       return ctx.analytics.setVariables(de.resolveDeep(action.variables));
     case "loadScript":
-      return afterConsent(ctx.consent, action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
+      return afterConsent(ctx.consent, ctx.rule ?? "rule", action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
     case "pixel":
-      return afterConsent(ctx.consent, action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
+      return afterConsent(ctx.consent, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
     case "pushDataLayer":
       return ctx.pushDataLayer(de.resolveDeep(action.data));
     case "command": {

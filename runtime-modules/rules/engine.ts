@@ -144,7 +144,7 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       report(rule, { event: type, state: "triggered" });
       if (!conditionsPass(rule, type)) return;
       report(rule, { event: type, state: "fired" });
-      const ctx: ActionContext = detail.element ? { ...deps.actions, element: detail.element } : deps.actions;
+      const ctx: ActionContext = { ...deps.actions, element: detail.element, rule: rule.id };
       runActions(rule, 0, ctx, type).catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });

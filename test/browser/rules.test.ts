@@ -161,14 +161,27 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]);
   });
 
+  it('"In non-production bundles, a push that does not match its type logs a clear warning naming the field; production bundles skip that check"', async () => {
+    const push = { event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: "3" };
+    const qa = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: [push] }), { consentGroups: CONSENT.performance });
+    await beaconCount(1);
+    expect(await qa.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: 'data layer push "list-change": field "newTotalItemsInList" must be an integer, got "3"' }));
+    const prod = await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: [push] }), { consentGroups: CONSENT.performance });
+    await settle(300);
+    expect((await prod.logEntries()).filter((e) => String((e as { message?: unknown }).message).startsWith("data layer push"))).toEqual([]);
+  });
+
   it("no consent for analytics yet: nothing is sent; consent given later releases the queued page view", async () => {
     const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.necessary });
     await settle(400);
     expect(beacons()).toEqual([]);
     await tab.setConsent(CONSENT.performance, { via: "event" });
-    const [view] = await beaconCount(1);
+    const [view, change] = await beaconCount(2);
     expect(xdmOf(view).eventType).toBe("web.webpagedetails.pageViews");
+    // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
+    expect(xdmOf(change).eventType).toBe("kiwi.privacyConsentChange");
+    expect(varsOf(change)).toMatchObject({ eVar71: "in", eVar72: "performance", eVar73: "No Data", eVar74: "banner" });
   });
 });
 

@@ -52,6 +52,14 @@ describe("the compiler", () => {
     expect(go.bytes).toBeLessThan(clep.bytes);
   });
 
+  it('"In non-production bundles, a push that does not match its type logs a clear warning …; production bundles skip that check and its code"', () => {
+    for (const b of first.bundles) {
+      const code = readFileSync(join(out1, b.file), "utf8");
+      // The validator's table of documented events and its typo hint.
+      expect(code.includes("list-change") && code.includes("is not documented"), `${b.file}`).toBe(b.env !== "prod");
+    }
+  });
+
   it("the dist layout and manifest are exactly as the contract says", () => {
     const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);

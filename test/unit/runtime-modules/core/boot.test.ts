@@ -125,7 +125,7 @@ describe("boot", () => {
     boot(bundleConfig(), { chat: factory });
     expect(factory).not.toHaveBeenCalled();
     expect(page.window.sitetags.modules).toEqual([]);
-    expect(page.window.sitetags.log[0]).toMatchObject({ level: "warn", message: "module has no configuration" });
+    expect(page.window.sitetags.log).toContainEqual(expect.objectContaining({ level: "warn", message: "module has no configuration" }));
   });
   it("a throwing command is logged, not thrown into the page", () => {
     const page = load({ url: "https://scores.kiwi.example/" });

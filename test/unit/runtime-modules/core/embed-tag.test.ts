@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { embedTag, skipTag } from "../../../../runtime-modules/core/embed-tag";
-import { createConsentGate } from "../../../../runtime-modules/core/consent";
 import { createLoadScript } from "../../../../runtime-modules/core/load-script";
 import { createLogger } from "../../../../runtime-modules/core/log";
 import { createMonitor } from "../../../../runtime-modules/core/monitor";
-import { bundleConfig } from "../helpers/config";
+import { bundleConfig, consentFor } from "../helpers/config";
 import { fakePage, flush, type FakePageOptions } from "../helpers/fake-page";
 
 function setup(options: FakePageOptions = {}) {
@@ -15,7 +14,7 @@ function setup(options: FakePageOptions = {}) {
   const services = {
     log,
     monitor,
-    consent: createConsentGate(bundleConfig(), page.window as never, log),
+    consent: consentFor(bundleConfig(), page.window as never, log),
     loadScript: createLoadScript(page.document as never),
   };
   return { page, log, services };

@@ -1,3 +1,5 @@
+import { createConsent } from "../../../../runtime-modules/consent/create-consent";
+import type { Logger } from "../../../../runtime-modules/core/types";
 /** BundleConfig fixtures built through the real schemas, so defaults stay the generator's. */
 import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
 import { ChatModuleSchema, SettingsSchema, SurveyModuleSchema } from "../../../../generator/config/schema.js";
@@ -41,4 +43,12 @@ export function inertServices() {
     dataLayer: { get: () => undefined, push() {}, on() {} },
     analytics: { pageView: () => Promise.resolve(), event: () => Promise.resolve(), setVariables() {} },
   };
+}
+
+/** The runtime's consent service over a fake page, started as boot starts it (banner load stubbed). */
+export function consentFor(bundle: BundleConfig, win: unknown, log: Logger) {
+  const withBanner = { ...bundle, consent: { ...bundle.consent, banner: { scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js", domainScript: "test-domain", ...bundle.consent.banner } } };
+  const consent = createConsent({ config: withBanner, win: win as never, log, monitor: { emit() {} }, loadScript: () => Promise.resolve() });
+  consent.start();
+  return consent;
 }

@@ -186,6 +186,9 @@ export function fakePage(options: FakePageOptions = {}) {
     addEventListener(type: string, fn: (event: unknown) => void) {
       (winListeners[type] ||= []).push(fn);
     },
+    navigator: { userAgent: "Mozilla/5.0 (test)" },
+    sessionStorage: localStorage,
+    setTimeout: () => 0,
     __sitetagsMonitors: [(event: MonitorEvent) => monitorEvents.push(event)],
   };
   if (options.storageThrows) {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createConsentGate } from "../../../../../runtime-modules/core/consent";
 import { createCookies } from "../../../../../runtime-modules/core/cookies";
 import { createLoadScript } from "../../../../../runtime-modules/core/load-script";
 import { createLogger } from "../../../../../runtime-modules/core/log";
@@ -7,7 +6,7 @@ import { createMonitor } from "../../../../../runtime-modules/core/monitor";
 import { readPage } from "../../../../../runtime-modules/core/page";
 import { createSurvey, SURVEY_SCRIPT_ID } from "../../../../../runtime-modules/modules/survey/create-survey";
 import { registry } from "../../../../../runtime-modules/registry";
-import { bundleConfig, inertServices, surveyConfig } from "../../helpers/config";
+import { bundleConfig, inertServices, surveyConfig, consentFor } from "../../helpers/config";
 import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
@@ -23,7 +22,7 @@ function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {
     bundle,
     log,
     monitor,
-    consent: createConsentGate(bundle, page.window as never, log),
+    consent: consentFor(bundle, page.window as never, log),
     cookies: createCookies(page.document, { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" }),
     page: readPage(page.window.location, page.document),
     loadScript: createLoadScript(page.document as never),
