@@ -116,10 +116,14 @@ export interface ModuleDefinition {
   description: string;
 }
 
-/** Where rule actions send analytics (the Edge client). */
+/**
+ * The analytics pipeline's entry point (the Edge client): one canonical event
+ * record feeds both destinations, the XDM event and the report suite's
+ * analytics variables. `xdm` is merged over the defaults.
+ */
 export interface Analytics {
-  pageView(event: { name?: string; variables?: Record<string, string> }): Promise<unknown>;
-  event(event: { name: string; eventType: string; linkType: "other" | "download" | "exit"; url?: string; variables?: Record<string, string> }): Promise<unknown>;
+  pageView(event: { name?: string; variables?: Record<string, string>; xdm?: Record<string, unknown> }): Promise<unknown>;
+  event(event: { name: string; eventType: string; linkType: "other" | "download" | "exit"; url?: string; variables?: Record<string, string>; xdm?: Record<string, unknown> }): Promise<unknown>;
   /** Variables merged into every later beacon of this page view. */
   setVariables(variables: Record<string, string>): void;
 }
