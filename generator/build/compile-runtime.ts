@@ -64,6 +64,8 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
     bundle = await rollup({
       input,
       plugins: [typescript({ tsconfig: join(options.root, "tsconfig.runtime.json"), noEmitOnError: true, outputToFilesystem: false, compilerOptions: { declaration: false, sourceMap: false, noCheck: true, noResolve: true, lib: ["es5"], types: [] } })],
+      // Bare imports (browser packages such as web-vitals) stay imports here; stage B resolves them.
+      external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
       onwarn(warning) {
         if (warning.plugin === "typescript" || warning.code === "PLUGIN_WARNING") diagnostics.push(toDiagnostic(warning));
         else if (warning.code !== "EMPTY_BUNDLE") diagnostics.push({ ...toDiagnostic(warning), severity: "warning" });

@@ -12,6 +12,8 @@ export interface ShapeJob {
   entry: string;
   /** Module name -> directory prefix (absolute, compiled runtime) for per-module sizes. */
   moduleDirs: Record<string, string>;
+  /** Where node_modules is, for bare imports of browser packages. */
+  packageRoot: string;
 }
 
 export interface ShapeResult {
@@ -34,12 +36,13 @@ export const TERSER_OPTIONS = {
 
 /** Loads rollup and terser ahead of the first job. */
 export async function warmUp(): Promise<void> {
-  await Promise.all([import("rollup"), import("terser")]);
+  await Promise.all([import("rollup"), import("terser"), import("@rollup/plugin-node-resolve")]);
 }
 
 export async function compileShape(job: ShapeJob): Promise<ShapeResult> {
   const { rollup } = await import("rollup");
   const { minify } = await import("terser");
+  const { nodeResolve } = await import("@rollup/plugin-node-resolve");
   const bundle = await rollup({
     input: ENTRY_ID,
     cache,
@@ -50,6 +53,8 @@ export async function compileShape(job: ShapeJob): Promise<ShapeResult> {
         resolveId: (id) => (id === ENTRY_ID ? id : null),
         load: (id) => (id === ENTRY_ID ? job.entry : null),
       },
+      // Browser packages the runtime uses (web-vitals), from node_modules.
+      nodeResolve({ browser: true, rootDir: job.packageRoot }),
     ],
     onwarn(warning) {
       throw new Error(`rollup: ${warning.message}`);

@@ -16,7 +16,7 @@ function listFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript", "ts-morph", "tslib"];
+const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript", "@rollup/plugin-node-resolve", "ts-morph", "tslib", "web-vitals"];
 
 /**
  * Everything besides the config that decides a bundle's bytes: the runtime

@@ -57,7 +57,7 @@ export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput>
     await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules, devChecks }));
     const compileSource = writeEntry(tsMorph, { runtimeDir: input.compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules, devChecks });
     const moduleDirs = Object.fromEntries(modules.map((m) => [m.name, join(input.compiledRuntime, m.from.replace(/\/[^/]+$/, ""))]));
-    jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs });
+    jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs, packageRoot: input.root });
   }
   return { diagnostics, jobs };
 }
