@@ -54,7 +54,7 @@ export async function compileShape(job: ShapeJob): Promise<ShapeResult> {
         load: (id) => (id === ENTRY_ID ? job.entry : null),
       },
       // Browser packages the runtime uses (web-vitals), from node_modules.
-      nodeResolve({ browser: true, rootDir: job.packageRoot }),
+      nodeResolve({ browser: true, rootDir: job.packageRoot, modulePaths: [`${job.packageRoot}/node_modules`] }),
     ],
     onwarn(warning) {
       throw new Error(`rollup: ${warning.message}`);

@@ -3,6 +3,7 @@ import type { Commands, SitetagsGlobal, SitetagsWindow } from "./globals";
 import type { ModuleFactory, ModuleServices } from "./types";
 import { isAuthorizedHost } from "./authorize";
 import { createConsent } from "../consent/create-consent";
+import { createIdentity, type Identity } from "../identity/create-identity";
 import { createCookies } from "./cookies";
 import { readDebugMode } from "./debug-switch";
 import { detectEnvironment } from "./environment";
@@ -27,6 +28,7 @@ import { createDataElements } from "../rules/data-elements";
 import { createRuleEngine } from "../rules/engine";
 import { connectEvents } from "../rules/events";
 import { createAnalytics } from "../edge/create-analytics";
+import { startTracking } from "../tracking/start-tracking";
 
 export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
 
@@ -91,10 +93,13 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
 
     const cookies = createCookies(doc, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
     const loadScript = createLoadScript(doc, findNonce(doc));
-    const consent = createConsent({ config, win, log, monitor, loadScript });
+    let identity: Identity | undefined;
+    const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
     consent.start();
     const currentPage = () => readPage(loc, doc);
     const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
+    identity = createIdentity({ config, win, cookies, consent, values, log, monitor });
+    const startup = identity.ready;
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({ config, consent, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
@@ -122,6 +127,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       }
     }
     Object.freeze(commands);
+    startTracking(services, commands);
 
     // Rules last, so that module commands and provided values exist.
     const engine = createRuleEngine(config.rules, {
@@ -142,7 +148,18 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       clearTimeout: (handle) => win.clearTimeout(handle as number),
       now: () => win.performance.now(),
     });
-    track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView });
+    // The startup sequence settles first (sign-in detection and credential, at most timing.startupWait);
+    // pushes and direct calls made meanwhile wait in their queues.
+    const early: Array<[string, unknown]> = [];
+    track = (name, detail) => void early.push([name, detail]);
+    startup.then(() => {
+      try {
+        track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView });
+        for (const [name, detail] of early.splice(0)) track(name, detail);
+      } catch (e) {
+        log.error(BOOT_FAILED, errorText(e));
+      }
+    });
   } catch (e) {
     log.error(BOOT_FAILED, errorText(e));
   }

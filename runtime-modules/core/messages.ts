@@ -97,6 +97,9 @@ export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
 export const CONSENT_BANNER_CONFIG_FAILED = "consent banner failed config check";
 export const CONSENT_BANNER_TIMEOUT = "consent banner did not answer in time";
 
+/** "Credential fetch failure after 3 attempts is logged and flow continues." */
+export const CREDENTIAL_FETCH_FAILED = "credential fetch failed; continuing anonymous";
+
 /* ---- Rules, data elements, the data layer ---- */
 
 /** "timeout error when a condition or action exceeds its limit" (spec section 8). */

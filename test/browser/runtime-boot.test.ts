@@ -16,6 +16,8 @@ beforeAll(async () => {
 const CHAT_QA = "https://chat.widgetvendor.example/kiwi/clep/qa/loader.js";
 const CHAT_DEV = "https://chat.widgetvendor.example/kiwi/clep/dev/loader.js";
 const SURVEY = "https://survey.feedbackvendor.example/kiwi/helpful.js";
+/** The consent banner the bundle loads on every non-internal page (sites/_org.yaml consent.banner). */
+const BANNER = "https://cdn.consentbanner.example/scripttemplates/otSDKStub.js";
 const NOT_AUTHORIZED = "not authorized for this domain";
 const DYNAMIC_HOST_NOT_ALLOWED = "dynamic_host_not_allowed";
 
@@ -139,8 +141,8 @@ describe("One classic <script src=…> (async or not) is all a page needs", () =
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performanceAndFunctional });
     await h.web.waitForRequest({ host: "chat.widgetvendor.example" });
     await h.web.waitForRequest({ host: "survey.feedbackvendor.example" });
-    await tab.page.waitForFunction(() => ((window as any).__thirdParty || []).length === 2);
-    expect((await tab.thirdPartyScriptsRun()).sort()).toEqual([CHAT_QA, SURVEY]);
+    await tab.page.waitForFunction(() => ((window as any).__thirdParty || []).length === 3);
+    expect((await tab.thirdPartyScriptsRun()).sort()).toEqual([BANNER, CHAT_QA, SURVEY]);
     expect(await sitetagsOf(tab)).toMatchObject({ site: "clep", env: "qa" });
     expect(tab.pageErrors).toEqual([]);
   });
@@ -176,7 +178,7 @@ describe("bundles run under a Content-Security-Policy without 'unsafe-eval', and
     await tab.waitForMonitor({ type: "tag", tag: "survey", state: "waiting" });
     await tab.setConsent(CONSENT.performanceAndFunctional);
     await tab.waitForMonitor({ type: "tag", tag: "survey", state: "loaded" });
-    expect((await tab.thirdPartyScriptsRun()).sort()).toEqual([CHAT_QA, SURVEY]);
+    expect((await tab.thirdPartyScriptsRun()).sort()).toEqual([BANNER, CHAT_QA, SURVEY]);
     const { page, injected } = await nonces(tab);
     expect(injected).toEqual([page, page]);
     expect(await tab.cspViolations()).toEqual([]);

@@ -1,0 +1,167 @@
+import type { BundleConfig } from "../../generator/config/bundle-config.js";
+import type { ConsentGate, Cookies, Logger, Monitor, ProvidedValues } from "../core/types";
+import { CREDENTIAL_FETCH_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
+import { errorText } from "../core/log";
+import { decodeJwtPayload } from "./jwt";
+import { parseSession, signInData } from "./source";
+import { mergeSignInFacts } from "./sign-in-facts";
+import { buildIdentityProfile, type IdentityProfile } from "./profile";
+import { loginState, nextLoginRecord, parseLoginRecord, resetLoginRecord, visitorType, type LoginRecord } from "./login-state";
+import { credentialRequest, nextAttemptDelay, readCredential } from "./credentials";
+import { cookieAllowed, cookieRules, cookieWriteOptions } from "./cookie-rules";
+
+export interface IdentityDeps {
+  config: BundleConfig;
+  win: Window;
+  cookies: Cookies;
+  consent: ConsentGate;
+  values: ProvidedValues;
+  log: Logger;
+  monitor: Monitor;
+  now?: () => Date;
+}
+
+export interface Identity {
+  /** Settles when the startup sequence is done: identified or anonymous, at most timing.startupWait after boot. */
+  ready: Promise<void>;
+  state(): "identified" | "anonymous";
+  profile(): IdentityProfile | undefined;
+  /** User ids of the signed-in visitor (for the user-name-in-URL check). */
+  userIds(): string[];
+}
+
+function decodeCookie(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The consent-gated startup sequence: detects a signed-in visitor from the
+ * sign-in cookies (session and token, the token's payload decoded locally),
+ * obtains the temporary credential (once performance consent allows a call,
+ * up to 3 attempts 100 ms apart), and settles identified (credential found)
+ * or anonymous (identity cleared, stored user data reset). Boot waits for it
+ * at most timing.startupWait (4500 ms), then goes on. The profile, login
+ * state and visitor type become provided values for data elements.
+ */
+export function createIdentity(deps: IdentityDeps): Identity {
+  const { config, win, cookies, values, log, monitor } = deps;
+  const now = deps.now ?? (() => new Date());
+  const settings = config.identity;
+  let state: "identified" | "anonymous" = "anonymous";
+  let profile: IdentityProfile | undefined;
+
+  const session = parseSession(decodeCookie(cookies.get(settings.cookies.signInSession)));
+  const token = decodeJwtPayload(cookies.get(settings.cookies.signInToken));
+  const data = signInData(session, token);
+  if (!data.found) log.info(SIGN_IN_DATA_NOT_FOUND);
+
+  let storage: Storage | undefined;
+  try {
+    storage = win.localStorage;
+  } catch {
+    storage = undefined;
+  }
+  let record: LoginRecord | null = null;
+  try {
+    record = parseLoginRecord(storage?.getItem(settings.loginRecordKey));
+  } catch {
+    record = null;
+  }
+  const today = now();
+  const loggedIn = data.found;
+  values.provide("loggedIn", () => loggedIn);
+  values.provide("loginState", () => loginState(loggedIn, record, today));
+  values.provide("visitorType", () => visitorType(!!storage, record, today));
+
+  function save(next: LoginRecord): void {
+    record = next;
+    try {
+      storage?.setItem(settings.loginRecordKey, JSON.stringify(next));
+    } catch {
+      /* no storage: visitor type Unknown */
+    }
+  }
+
+  function anonymous(): void {
+    state = "anonymous";
+    profile = undefined;
+    save(loggedIn ? nextLoginRecord(record, true, today).record : resetLoginRecord(nextLoginRecord(record, false, today).record, today));
+  }
+
+  function identified(): void {
+    state = "identified";
+    profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today);
+    const p = profile;
+    for (const key of ["accountType", "namespace", "orgId", "graduationYear", "gradeLevel", "educationPeriodCode", "jobTitle", "source"] as const) values.provide(key, () => p[key]);
+    values.provide("identityMap", () => p.identityMap);
+    save(nextLoginRecord(record, true, today).record);
+  }
+
+  // The lifetime cookie, 60 days, only with performance consent.
+  const rules = cookieRules(settings.cookies, config.analytics.orgId);
+  deps.consent.whenAllowed("performance", () => {
+    if (cookieAllowed(rules.lifetime, deps.consent.allows) && cookies.get(rules.lifetime.name) === undefined) cookies.set(rules.lifetime.name, String(today.getTime()), cookieWriteOptions(rules.lifetime));
+  });
+
+  const request = loggedIn
+    ? credentialRequest({ settings: settings.credentials, env: config.env, tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""), sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""), random: Math.random })
+    : undefined;
+
+  const sequence = new Promise<void>((resolve) => {
+    if (!loggedIn) {
+      anonymous();
+      return resolve();
+    }
+    if (!request) {
+      // No credential service for this environment: the sign-in data is what we have.
+      identified();
+      return resolve();
+    }
+    deps.consent.whenAllowed("performance", () => {
+      let attempt = 0;
+      const tryOnce = (): void => {
+        attempt++;
+        win
+          .fetch(request.url, { method: "GET", headers: request.headers, credentials: "include", cache: "no-store" })
+          .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
+          .then((body: unknown) => {
+            if (!readCredential(body, request.responseField)) throw new Error("no " + request.responseField);
+            identified();
+            monitor.emit("identity", { state, source: profile?.source });
+            resolve();
+          })
+          .catch((e) => {
+            const delay = nextAttemptDelay(attempt, request.retry);
+            if (delay !== undefined) win.setTimeout(tryOnce, delay);
+            else {
+              log.warn(CREDENTIAL_FETCH_FAILED, { attempts: attempt, error: errorText(e) });
+              anonymous();
+              resolve();
+            }
+          });
+      };
+      tryOnce();
+    });
+  });
+
+  const ready = new Promise<void>((resolve) => {
+    const timer = win.setTimeout(resolve, config.timing.startupWait);
+    sequence.then(() => {
+      win.clearTimeout(timer);
+      resolve();
+    });
+  });
+  ready.then(() => monitor.emit("identity", { state, loginState: values.get("loginState"), visitorType: values.get("visitorType") }));
+
+  return {
+    ready,
+    state: () => state,
+    profile: () => profile,
+    userIds: () => (profile ? [profile.accountId, profile.hashedId].filter((id): id is string => !!id) : []),
+  };
+}
