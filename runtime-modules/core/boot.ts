@@ -28,7 +28,6 @@ import { createDataElements } from "../rules/data-elements";
 import { createRuleEngine } from "../rules/engine";
 import { connectEvents } from "../rules/events";
 import { createAnalytics } from "../edge/create-analytics";
-import { startTracking } from "../tracking/start-tracking";
 
 export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
 
@@ -127,7 +126,6 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       }
     }
     Object.freeze(commands);
-    startTracking(services, commands);
 
     // Rules last, so that module commands and provided values exist.
     const engine = createRuleEngine(config.rules, {
