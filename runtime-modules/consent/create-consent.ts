@@ -165,7 +165,7 @@ export function createConsent(deps: ConsentDeps): Consent {
       let done = false;
       const attempt = (): boolean => {
         const d = decide(tagCode, category);
-        monitor.emit("tag", { tag: tagCode, state: d.allowed ? "allowed" : d.reason === "consent-category" ? "waiting" : "blocked", reason: d.reason, category: d.category, detail: d.detail });
+        monitor.emit("tag", { tag: tagCode, state: d.allowed ? "allowed" : d.reason === "consent-category" ? "waiting" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
         if (d.allowed) {
           done = true;
           guard(load);
