@@ -90,7 +90,9 @@ export function createIdentity(deps: IdentityDeps): Identity {
   function anonymous(): void {
     state = "anonymous";
     profile = undefined;
-    save(loggedIn ? nextLoginRecord(record, true, today).record : resetLoginRecord(nextLoginRecord(record, false, today).record, today));
+    const next = nextLoginRecord(record, loggedIn, today).record;
+    // "Anonymous: identity cleared, stored user data reset" — when there was user data to reset.
+    save(!loggedIn && next.firstLogin !== undefined ? resetLoginRecord(next, today) : next);
   }
 
   function identified(): void {

@@ -15,7 +15,26 @@ const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 const ms = (max: number) => z.number().int().min(0).max(max);
 
 /** Values the runtime itself provides to data elements (`provided: NAME`); modules add theirs in the registry. */
-export const CORE_PROVIDED_VALUES = ["site", "siteName", "appId", "env", "bundleVersion", "loggedIn"] as const;
+export const CORE_PROVIDED_VALUES = [
+  "site",
+  "siteName",
+  "appId",
+  "env",
+  "bundleVersion",
+  // The startup sequence and identity profile (runtime-modules/identity/create-identity.ts).
+  "loggedIn",
+  "loginState",
+  "visitorType",
+  "accountType",
+  "namespace",
+  "orgId",
+  "graduationYear",
+  "gradeLevel",
+  "educationPeriodCode",
+  "jobTitle",
+  "source",
+  "identityMap",
+] as const;
 
 const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"] as const;
 

@@ -1,0 +1,116 @@
+/**
+ * The startup sequence and identity in Chromium: sign-in detection from the
+ * session and token cookies, the consent-gated temporary credential (GET with
+ * query cbEnv, cbAWSDomains, cacheNonce and the authorization header; up to 3
+ * attempts 100 ms apart), identified or anonymous, and the provided values
+ * that data elements read (login state, visitor type, account type, grade).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+
+const h = useBrowserHarness();
+
+const SITE = `code: idlab
+name: Identity lab
+appId: "880"
+hosts:
+  qa: [idlab-qa.kiwi.example]
+identity:
+  credentials:
+    awsDomains: [kiwi.example, tags.kiwi.example]
+envs:
+  qa:
+    identity:
+      credentials:
+        serviceUrl: https://edge.kiwi.example/creds
+dataElements:
+  login: { provided: loginState }
+  visitor: { provided: visitorType }
+  account: { provided: accountType }
+  grade: { provided: gradeLevel }
+disabledRules: [page-view]
+rules:
+  - id: who
+    name: Who is visiting
+    events: [{ type: libraryLoaded }]
+    actions: [{ type: sendEvent, name: "%login%|%visitor%|%account%|%grade%", eventType: lab.identity }]
+`;
+
+let lab: Bundle;
+beforeAll(async () => {
+  lab = await buildBundle("idlab", "qa", { sitesDir: tempCatalogue({ "idlab.yaml": SITE }) });
+}, 240_000);
+
+const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+const token = (payload: object) => `${b64url({ alg: "none", typ: "JWT" })}.${b64url(payload)}.sig`;
+const gradYear = new Date().getMonth() >= 7 ? new Date().getFullYear() + 2 : new Date().getFullYear() + 1;
+const STUDENT = [
+  `kiwi_session=${encodeURIComponent(JSON.stringify({ sessionId: "S-123", accountId: "A-9", profileType: "ECL", gradYear }))}; Path=/`,
+  `kiwi_token=${token({ typ: "Bearer", namespace: "st", hashedId: "h-9" })}; Path=/`,
+];
+
+const creds = () => h.web.find((r: RecordedRequest) => r.host === "edge.kiwi.example" && r.path.startsWith("/creds/") && r.method === "GET");
+const identityEvent = () => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r) => (r.json as any).events[0].xdm).find((x: any) => x.eventType === "lab.identity");
+async function waitIdentityEvent(timeoutMs = 8000) {
+  const until = Date.now() + timeoutMs;
+  while (!identityEvent() && Date.now() < until) await settle(50);
+  return identityEvent();
+}
+
+describe("the startup sequence", () => {
+  it("a signed-in student: the credential request has the spec's shape, then data elements see the identity", async () => {
+    h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 200, body: { cbJwtToken: "jwt-abc" } } : { status: 200, body: { handle: [] } });
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/dashboard", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    const xdm = await waitIdentityEvent();
+    const [request] = creds();
+    const url = new URL(request.url);
+    expect(url.pathname).toBe("/creds/temp-user-aws-creds");
+    expect(url.searchParams.get("cbEnv")).toBe("qa");
+    expect(url.searchParams.get("cbAWSDomains")).toBe("kiwi.example,tags.kiwi.example");
+    expect(url.searchParams.get("cacheNonce")).toMatch(/^[0-9a-z]+$/);
+    expect(request.headers.authorization).toBe("Bearer S-123");
+    expect(xdm.web.webInteraction.name).toBe("Logged In|New|ECL|3");
+  });
+
+  it('"Up to 3 attempts, 100 ms apart"; "Credential fetch failure after 3 attempts is logged and flow continues" (anonymous)', async () => {
+    h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 500, body: "down" } : { status: 200, body: { handle: [] } });
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    const xdm = await waitIdentityEvent();
+    expect(creds()).toHaveLength(3);
+    const times = creds().map((r) => r.time);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(90);
+    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: "credential fetch failed; continuing anonymous" }));
+    // Anonymous: "identity cleared" — the profile's values are gone, the sign-in state stays.
+    expect(xdm.web.webInteraction.name).toBe("Logged In|New||");
+  });
+
+  it("the credential call waits for consent (consent-gated); the startup goes on after at most 4500 ms", async () => {
+    h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 200, body: { cbJwtToken: "jwt-abc" } } : { status: 200, body: { handle: [] } });
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.necessary });
+    await settle(1000);
+    expect(creds()).toEqual([]);
+    // The rules wait for the startup sequence: no library-loaded rule has run yet.
+    expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule"))).toBe(false);
+    await tab.page.waitForFunction(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule" && e.state === "fired"), undefined, { timeout: 6000 });
+    expect(creds()).toEqual([]);
+  });
+
+  it('no sign-in cookies: "Catapult/Levity Data Not Found" is logged and ignored; the visitor is anonymous, never logged in', async () => {
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.performance });
+    const xdm = await waitIdentityEvent();
+    expect(creds()).toEqual([]);
+    expect(xdm.web.webInteraction.name).toBe("Not Logged In|Never Logged In||");
+    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ message: "Catapult/Levity Data Not Found" }));
+  });
+
+  it("the lifetime cookie is written on the apex domain only with performance consent", async () => {
+    const without = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.functional });
+    await settle(500);
+    expect((await without.page.context().cookies()).map((c) => c.name)).not.toContain("kiwi_lifetime");
+    const withConsent = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.performance });
+    await settle(500);
+    const cookie = (await withConsent.page.context().cookies()).find((c) => c.name === "kiwi_lifetime");
+    expect(cookie).toMatchObject({ domain: ".kiwi.example", path: "/", secure: true, sameSite: "Lax" });
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(59 * 86400);
+  });
+});
