@@ -152,7 +152,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     track = (name, detail) => void early.push([name, detail]);
     startup.then(() => {
       try {
-        track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView });
+        track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView, consent });
         for (const [name, detail] of early.splice(0)) track(name, detail);
       } catch (e) {
         log.error(BOOT_FAILED, errorText(e));

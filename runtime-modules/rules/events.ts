@@ -1,5 +1,6 @@
 import type { Timing } from "../../generator/config/bundle-config.js";
-import type { Logger } from "../core/types";
+import type { ConsentGate, Logger } from "../core/types";
+import { connectTagLifecycle } from "./tag-lifecycle";
 import { onDomReady } from "../core/dom-ready";
 import { errorText } from "../core/log";
 import { RULE_ACTION_FAILED } from "../core/messages";
@@ -14,6 +15,7 @@ export interface EventSources {
   log: Logger;
   /** Called on every SPA route change, before the routeChange rules run. */
   onRoute(): void;
+  consent: ConsentGate;
 }
 
 /**
@@ -115,6 +117,7 @@ export function connectEvents(engine: RuleEngine, src: EventSources): (name: str
     } else win.setTimeout(guard(() => engine.fire("timer", { key })), event.delay ?? 0);
   }
 
+  connectTagLifecycle(engine, { doc, win, consent: src.consent, dataLayer: src.dataLayer, log: src.log });
   // Pushes made before the bundle loaded, in order, then the library-loaded rules.
   src.dataLayer.start();
   engine.fire("libraryLoaded");

@@ -36,13 +36,28 @@ const SITES = {
   // Application id 8: marketing only.
   "consentid.yaml": site("consentid", 'appId: "8"\nhosts:\n  qa: [consentid-qa.kiwi.example, blocked-consentid-qa.kiwi.example]\nexclusions:\n  hosts:\n    marketing: [blocked-consentid-qa.kiwi.example]'),
   "consentinternal.yaml": site("consentinternal", 'appId: "778"\ninternal: true\nhosts:\n  qa: [consentinternal-qa.kiwi.example]'),
+  "consentpairs.yaml": `code: consentpairs
+name: Lifecycle pairs
+appId: "781"
+hosts:
+  qa: [consentpairs-qa.kiwi.example]
+rules:
+  - id: pair-marketing
+    name: Marketing tags at DOM ready
+    events: [{ type: tagsLoad, category: marketing, lifecycle: domReady }]
+    actions: [{ type: loadScript, src: "https://tags.vendor.example/pair-marketing.js", consent: marketing }]
+  - id: pair-performance
+    name: Performance tags at page top
+    events: [{ type: tagsLoad, category: performance, lifecycle: pageTop }]
+    actions: [{ type: pixel, src: "https://tags.vendor.example/pair-performance.gif", consent: performance }]
+`,
   "consentallow.yaml": site("consentallow", 'appId: "779"\nhosts:\n  qa: [consentallow-qa.kiwi.example, other-consentallow-qa.kiwi.example]\nexclusions:\n  allowHosts: [consentallow-qa.kiwi.example]'),
 };
 
-let b: Record<"lab" | "pay" | "id" | "internal" | "allow", Bundle>;
+let b: Record<"lab" | "pay" | "id" | "internal" | "allow" | "pairs", Bundle>;
 beforeAll(async () => {
   b = await buildBundles(
-    { lab: ["consentlab", "qa"], pay: ["consentpay", "qa"], id: ["consentid", "qa"], internal: ["consentinternal", "qa"], allow: ["consentallow", "qa"] },
+    { lab: ["consentlab", "qa"], pay: ["consentpay", "qa"], id: ["consentid", "qa"], internal: ["consentinternal", "qa"], allow: ["consentallow", "qa"], pairs: ["consentpairs", "qa"] },
     { sitesDir: tempCatalogue(SITES) },
   );
 }, 240_000);
@@ -143,6 +158,26 @@ describe("rules that block even with consent", () => {
     await tab.waitForMonitor({ type: "tag", tag: "tag-functional" });
     await settle(400);
     expect(requested().has("functional")).toBe(true);
+  });
+});
+
+describe("the tag lifecycle", () => {
+  it('"each category and lifecycle pair once per page": a pair runs when its lifecycle point has passed and its category is granted, once', async () => {
+    const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs }), { consentGroups: groupsFor(["performance"]) });
+    await h.web.waitForRequest({ host: "tags.vendor.example", path: "/pair-performance.gif" });
+    await settle(300);
+    expect(h.web.find({ host: "tags.vendor.example" }).map((r) => r.path)).toEqual(["/pair-performance.gif"]);
+    await tab.setConsent(groupsFor(["performance", "marketing"]), { via: "event" });
+    await h.web.waitForRequest({ host: "tags.vendor.example", path: "/pair-marketing.js" });
+    await tab.setConsent(groupsFor(["performance", "marketing", "functional"]), { via: "event" });
+    await settle(300);
+    expect(h.web.find({ host: "tags.vendor.example" }).map((r) => r.path).sort()).toEqual(["/pair-marketing.js", "/pair-performance.gif"]);
+  });
+
+  it('"Load-tags needs consent type and lifecycle event": a push without them logs "missing consentType or lifecycleEvent"', async () => {
+    const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs, dataLayer: [{ event: "load-tags", consentType: "marketing" }] }), { consentGroups: groupsFor(["performance"]) });
+    await settle(300);
+    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: "missing consentType or lifecycleEvent" }));
   });
 });
 

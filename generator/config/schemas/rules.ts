@@ -86,6 +86,11 @@ export const RuleEventSchema = z.discriminatedUnion("type", [
   ev("elementExists", { selector: SelectorString }, "An element appears (polled per timing.elementPoll up to timing.elementWait)."),
   ev("directCall", { name: z.string().min(1) }, "sitetags.track(name, detail) from the page."),
   ev("timer", { delay: ms(3600000).optional(), interval: ms(3600000).optional(), limit: z.number().int().min(1).optional() }, "After a delay, or every interval (limit times)."),
+  ev(
+    "tagsLoad",
+    { category: ConsentCategorySchema, lifecycle: z.enum(["pageTop", "domReady", "windowLoaded"]) },
+    "Once per page, when the lifecycle point is reached and the category is granted (or a load-tags push asks for the pair).",
+  ),
 ]);
 export type RuleEvent = z.output<typeof RuleEventSchema>;
 export const EVENT_TYPES = RuleEventSchema.options.map((o) => o.shape.type.value);

@@ -1,0 +1,65 @@
+import type { ConsentCategory } from "../../generator/config/bundle-config.js";
+import type { ConsentGate, Logger } from "../core/types";
+import { MISSING_CONSENT_TYPE_OR_LIFECYCLE } from "../core/messages";
+import { onDomReady } from "../core/dom-ready";
+import type { DataLayer } from "./data-layer";
+import type { RuleEngine } from "./engine";
+
+export type Lifecycle = "pageTop" | "domReady" | "windowLoaded";
+const ORDER: Lifecycle[] = ["pageTop", "domReady", "windowLoaded"];
+
+/** The (category, lifecycle) pairs due now: reached, granted, not yet run. Pure. */
+export function duePairs(pairs: Array<[ConsentCategory, Lifecycle]>, reached: Lifecycle, allows: (c: ConsentCategory) => boolean, done: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [category, lifecycle] of pairs) {
+    const key = category + ":" + lifecycle;
+    if (done.indexOf(key) < 0 && out.indexOf(key) < 0 && ORDER.indexOf(lifecycle) <= ORDER.indexOf(reached) && allows(category)) out.push(key);
+  }
+  return out;
+}
+
+/**
+ * "Tags load after the consent banner closes, at page top, DOM ready and
+ * window loaded, each category and lifecycle pair once per page." Fires the
+ * tagsLoad rules of each pair once, when its lifecycle point has passed and
+ * its category is granted; re-checked on every consent change. A data-layer
+ * push `{ event: "load-tags", consentType, lifecycleEvent }` asks for a pair
+ * ("Load-tags needs consent type and lifecycle event").
+ */
+export function connectTagLifecycle(engine: RuleEngine, deps: { doc: Document; win: Window; consent: ConsentGate; dataLayer: DataLayer; log: Logger }): void {
+  const pairs: Array<[ConsentCategory, Lifecycle]> = [];
+  for (const e of engine.listens("tagsLoad")) if (e.type === "tagsLoad") pairs.push([e.category, e.lifecycle]);
+  const requested: Array<[ConsentCategory, Lifecycle]> = [];
+  const done: string[] = [];
+  let reached: Lifecycle = "pageTop";
+  const check = () => {
+    for (const key of duePairs(pairs.concat(requested), reached, deps.consent.allows, done)) {
+      done.push(key);
+      engine.fire("tagsLoad", { key });
+    }
+  };
+  deps.dataLayer.on((push, event) => {
+    if (event !== "load-tags") return;
+    const category = push.consentType as ConsentCategory | undefined;
+    const lifecycle = push.lifecycleEvent as Lifecycle | undefined;
+    if (!category || !lifecycle || ORDER.indexOf(lifecycle) < 0) {
+      deps.log.warn(MISSING_CONSENT_TYPE_OR_LIFECYCLE, { push });
+      return;
+    }
+    requested.push([category, lifecycle]);
+    check();
+  });
+  if (!pairs.length) return;
+  deps.consent.onChange(check);
+  onDomReady(deps.doc, () => {
+    if (ORDER.indexOf(reached) < 1) reached = "domReady";
+    check();
+  });
+  const loaded = () => {
+    reached = "windowLoaded";
+    check();
+  };
+  if (deps.doc.readyState === "complete") deps.win.setTimeout(loaded, 0);
+  else deps.win.addEventListener("load", loaded, { once: true });
+  check();
+}
