@@ -1,6 +1,6 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
-import type { ConsentGate, Cookies, Logger, Monitor, ProvidedValues } from "../core/types";
-import { CREDENTIAL_FETCH_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
+import type { ConsentGate, Cookies, LoadScript, Logger, Monitor, ProvidedValues } from "../core/types";
+import { CREDENTIAL_FETCH_FAILED, SCRIPT_EMBEDDING_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
 import { errorText } from "../core/log";
 import { decodeJwtPayload } from "./jwt";
 import { parseSession, signInData } from "./source";
@@ -19,6 +19,7 @@ export interface IdentityDeps {
   log: Logger;
   monitor: Monitor;
   now?: () => Date;
+  loadScript?: LoadScript;
 }
 
 export interface Identity {
@@ -97,11 +98,19 @@ export function createIdentity(deps: IdentityDeps): Identity {
 
   function identified(): void {
     state = "identified";
-    profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today);
+    profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today, cookies.get(settings.fpid.cookie));
     const p = profile;
     for (const key of ["accountType", "namespace", "orgId", "graduationYear", "gradeLevel", "educationPeriodCode", "jobTitle", "source"] as const) values.provide(key, () => p[key]);
     values.provide("identityMap", () => p.identityMap);
     save(nextLoginRecord(record, true, today).record);
+  }
+
+  // The first-party id script fpid.js, keyed by stage, behind the gate as a performance tag.
+  if (deps.loadScript) {
+    const { src, stageParam } = settings.fpid;
+    deps.consent.whenTagAllowed("fpid", "performance", () => {
+      deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) => log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }));
+    });
   }
 
   // The lifetime cookie, 60 days, only with performance consent.

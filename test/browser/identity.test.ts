@@ -103,6 +103,15 @@ describe("the startup sequence", () => {
     expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ message: "Catapult/Levity Data Not Found" }));
   });
 
+  it('"The first-party id script fpid.js, keyed by stage": loaded from the site\'s own host with the environment, behind performance consent', async () => {
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.necessary });
+    await settle(400);
+    expect(h.web.find({ host: "idlab-qa.kiwi.example", path: "/fpid.js" })).toEqual([]);
+    await tab.setConsent(CONSENT.performance, { via: "event" });
+    const request = await h.web.waitForRequest({ host: "idlab-qa.kiwi.example", path: "/fpid.js" });
+    expect(new URL(request.url).searchParams.get("stage")).toBe("qa");
+  });
+
   it("the lifetime cookie is written on the apex domain only with performance consent", async () => {
     const without = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.functional });
     await settle(500);

@@ -68,8 +68,17 @@ export const IdentityCookiesSchema = z
   })
   .describe("Cookie names and lifetimes (parent domain, Secure, SameSite=Lax).");
 
+export const FpidSchema = z
+  .strictObject({
+    src: z.string().regex(/^\/[^\s]*$/, { message: "must be a path on the site's own host, starting with /" }).default("/fpid.js").describe("The first-party id script, on the site's own host."),
+    stageParam: z.string().min(1).default("stage").describe("Query parameter carrying the stage (the bundle's environment)."),
+    cookie: z.string().min(1).default("kiwi_fpid").describe("Cookie the script writes the first-party id to (FPID in the identity map). Placeholder to confirm."),
+  })
+  .describe("The first-party id script fpid.js, keyed by stage (spec section 7).");
+
 export const IdentitySchema = z
   .strictObject({
+    fpid: FpidSchema.prefault({}),
     credentials: CredentialsSchema.prefault({}),
     cookies: IdentityCookiesSchema.prefault({}),
     loginRecordKey: z.string().min(1).default("sitetags:login").describe("Browser-storage key of the login record (first login, last logout). Placeholder to confirm."),
