@@ -97,7 +97,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     consent.start();
     const currentPage = () => readPage(loc, doc);
     const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
-    identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript });
+    identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });

@@ -9,6 +9,7 @@ import { buildIdentityProfile, type IdentityProfile } from "./profile";
 import { loginState, nextLoginRecord, parseLoginRecord, resetLoginRecord, visitorType, type LoginRecord } from "./login-state";
 import { credentialRequest, nextAttemptDelay, readCredential } from "./credentials";
 import { cookieAllowed, cookieRules, cookieWriteOptions } from "./cookie-rules";
+import { cbWebEvent } from "./web-event";
 
 export interface IdentityDeps {
   config: BundleConfig;
@@ -20,7 +21,11 @@ export interface IdentityDeps {
   monitor: Monitor;
   now?: () => Date;
   loadScript?: LoadScript;
+  /** The data layer's computed state (the documented page-view push carries page.flowCode and page.pageCode). */
+  dataLayer?: () => { get(path: string): unknown } | undefined;
 }
+
+const PREVIOUS_PAGE_KEY = "sitetags:previous-page";
 
 export interface Identity {
   /** Settles when the startup sequence is done: identified or anonymous, at most timing.startupWait after boot. */
@@ -75,6 +80,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
   }
   const today = now();
   const loggedIn = data.found;
+  const justLoggedIn = nextLoginRecord(record, loggedIn, today).justLoggedIn;
   values.provide("loggedIn", () => loggedIn);
   values.provide("loginState", () => loginState(loggedIn, record, today));
   values.provide("visitorType", () => visitorType(!!storage, record, today));
@@ -104,6 +110,38 @@ export function createIdentity(deps: IdentityDeps): Identity {
     values.provide("identityMap", () => p.identityMap);
     save(nextLoginRecord(record, true, today).record);
   }
+
+  // "A login is counted unless the previous page name was a security check. A registration counts when a
+  // register or migrate flow reaches success or the thank-you path; then login is true."
+  let previousPageName: string | undefined;
+  try {
+    previousPageName = win.sessionStorage.getItem(PREVIOUS_PAGE_KEY) ?? undefined;
+    win.addEventListener("pagehide", () => {
+      try {
+        const name = values.get("pageName");
+        if (typeof name === "string") win.sessionStorage.setItem(PREVIOUS_PAGE_KEY, name);
+      } catch {
+        /* storage blocked */
+      }
+    });
+  } catch {
+    previousPageName = undefined;
+  }
+  const webEvent = () => {
+    const state = deps.dataLayer?.();
+    return cbWebEvent({
+      appId: config.site.appId,
+      justLoggedIn,
+      previousPageName,
+      flow: state ? String(state.get("page.flowCode") ?? "") : undefined,
+      step: state ? String(state.get("page.pageCode") ?? "") : undefined,
+      path: win.location.pathname,
+      legacy: !!profile?.legacy,
+      thankYouPath: settings.thankYouPath,
+      securityCheckPage: settings.securityCheckPage,
+    });
+  };
+  values.provide("cbWebEvent", () => webEvent().type);
 
   // The first-party id script fpid.js, keyed by stage, behind the gate as a performance tag.
   if (deps.loadScript) {

@@ -28,12 +28,13 @@ dataElements:
   visitor: { provided: visitorType }
   account: { provided: accountType }
   grade: { provided: gradeLevel }
+  webEvent: { provided: cbWebEvent }
 disabledRules: [page-view]
 rules:
   - id: who
     name: Who is visiting
     events: [{ type: libraryLoaded }]
-    actions: [{ type: sendEvent, name: "%login%|%visitor%|%account%|%grade%", eventType: lab.identity }]
+    actions: [{ type: sendEvent, name: "%login%|%visitor%|%account%|%grade%", eventType: lab.identity, variables: { eVar80: "%webEvent%" } }]
 `;
 
 let lab: Bundle;
@@ -50,7 +51,8 @@ const STUDENT = [
 ];
 
 const creds = () => h.web.find((r: RecordedRequest) => r.host === "edge.kiwi.example" && r.path.startsWith("/creds/") && r.method === "GET");
-const identityEvent = () => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r) => (r.json as any).events[0].xdm).find((x: any) => x.eventType === "lab.identity");
+const identityEvents = () => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r) => (r.json as any).events[0]).filter((e: any) => e.xdm.eventType === "lab.identity");
+const identityEvent = () => identityEvents()[0]?.xdm;
 async function waitIdentityEvent(timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
   while (!identityEvent() && Date.now() < until) await settle(50);
@@ -110,6 +112,32 @@ describe("the startup sequence", () => {
     await tab.setConsent(CONSENT.performance, { via: "event" });
     const request = await h.web.waitForRequest({ host: "idlab-qa.kiwi.example", path: "/fpid.js" });
     expect(new URL(request.url).searchParams.get("stage")).toBe("qa");
+  });
+
+  it('"A login is counted unless the previous page name was a security check"; "A registration counts when a register … flow reaches success or the thank-you path; then login is true"', async () => {
+    h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 200, body: { cbJwtToken: "jwt" } } : { status: 200, body: { handle: [] } });
+    // Only this page's events (a page of an earlier test may still deliver a late beacon).
+    const webEvent = async (path: string) => {
+      const mine = () => identityEvents().filter((e: any) => e.xdm.web.webPageDetails.URL === `https://idlab-qa.kiwi.example${path}`);
+      const until = Date.now() + 8000;
+      while (!mine().length && Date.now() < until) await settle(50);
+      return mine()[0].data.__adobe.analytics.eVar80;
+    };
+    // First signed-in page of this browser: a login.
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/dashboard", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    expect(await webEvent("/dashboard")).toBe("login");
+    h.web.reset();
+    // After the security check page: not counted.
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/dashboard", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance, initScripts: ["sessionStorage.setItem('sitetags:previous-page', 'iam:login:security-check')"] });
+    expect(await webEvent("/dashboard")).toBe("none");
+    h.web.reset();
+    // The sign-up thank-you path: a registration.
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/iamweb/secure/thankYou", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    expect(await webEvent("/iamweb/secure/thankYou")).toBe("registration");
+    h.web.reset();
+    // A migrate flow reaching success: a registration match.
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/migrate", { bundle: lab, cookies: STUDENT, dataLayer: [{ page: { flowCode: "migrate", pageCode: "success" } }] }), { consentGroups: CONSENT.performance });
+    expect(await webEvent("/migrate")).toBe("registration-match");
   });
 
   it("the lifetime cookie is written on the apex domain only with performance consent", async () => {

@@ -34,6 +34,7 @@ export const CORE_PROVIDED_VALUES = [
   "jobTitle",
   "source",
   "identityMap",
+  "cbWebEvent",
 ] as const;
 
 const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"] as const;
