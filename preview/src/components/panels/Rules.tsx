@@ -1,0 +1,62 @@
+import { firingCounts, type RuleFiring } from "../../lib/rules";
+import { Empty, since } from "../JsonTree";
+
+/** Which rules fired on which event, each condition's result and each action's outcome. */
+export function RulesPanel({ firings, start, consentNote }: { firings: RuleFiring[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
+  if (!firings.length) return <Empty>No rule has been triggered yet.</Empty>;
+  const counts = firingCounts(firings);
+  return (
+    <div>
+      <p className="summary">
+        {Object.entries(counts)
+          .filter(([, n]) => n)
+          .map(([k, n]) => (
+            <span key={k} className="pill">
+              {k} × {n}
+            </span>
+          ))}
+      </p>
+      {firings.map((f) => (
+        <details key={f.id} className={`card rule state-${f.state.replace(/ /g, "-")}`} data-testid="rule-row" data-rule={f.rule} data-state={f.state} open={f.state === "fired"}>
+          <summary>
+            <span className="time">{since(f.at, start)}</span>
+            <b>{f.rule}</b>
+            <span className="muted">on {f.event}</span>
+            <span className={`pill ${f.state === "fired" ? "ok" : f.state === "skipped" ? "" : "bad"}`}>{f.state}</span>
+            {f.page > 1 && <span className="pill">page {f.page}</span>}
+          </summary>
+          {f.name && <p className="muted small">{f.name}</p>}
+          {f.conditions.length > 0 && (
+            <>
+              <h4>Conditions</h4>
+              <ol className="steps">
+                {f.conditions.map((c) => (
+                  <li key={c.index} className={`result-${c.result.replace(/ /g, "-")}`} data-testid="condition">
+                    <span className="pill">{c.result}</span> {c.summary}
+                  </li>
+                ))}
+              </ol>
+            </>
+          )}
+          {f.actions.length > 0 && (
+            <>
+              <h4>Actions</h4>
+              <ol className="steps">
+                {f.actions.map((a) => {
+                  const waiting = a.outcome === "pending" || a.outcome === "timed out" ? consentNote(a.consent) : undefined;
+                  return (
+                    <li key={a.index} className={`result-${a.outcome.replace(/ /g, "-")}`} data-testid="action" data-outcome={a.outcome}>
+                      <span className="pill">{a.outcome}</span> <code>{a.type}</code> {a.summary}
+                      {a.at !== undefined && <span className="muted"> · {since(a.at, start)}</span>}
+                      {waiting && <span className="warn-text"> · {waiting}</span>}
+                    </li>
+                  );
+                })}
+              </ol>
+            </>
+          )}
+        </details>
+      ))}
+    </div>
+  );
+}
