@@ -115,10 +115,10 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
   });
 
   it('org rule internal-search: a search push is tracked with the cleaned, lowercased term; "Internal search without term: skipped"', async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: real.bigfuture, dataLayer: [{ event: "search", search: { term: "  SAT   Dates ", type: "site" } }] });
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: real.bigfuture, dataLayer: [{ event: "search", term: "  SAT   Dates ", type: "site" }] });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await beaconCount(2);
-    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "search", search: { term: "" } }));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "search", term: "" }));
     await settle(300);
     const events = beacons().filter((b) => xdmOf(b).eventType === "kiwi.internalSearch");
     expect(events).toHaveLength(1);
@@ -130,7 +130,7 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await beaconCount(1);
     await tab.page.click("#promo");
-    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "list-change", list: { newTotalItemsInList: 6 } }));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: 6 }));
     const all = await beaconCount(3);
     expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listMilestone"]);
     expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "promo click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
