@@ -15,22 +15,14 @@ import type { Entry } from "./protocol";
 import { groupRuleFirings } from "./rules";
 import type { PreviewState } from "./state";
 import { computeTags } from "./tags";
+import type { ManifestEntry } from "../../../generator/build/build.js";
 
 export const SESSION_FORMAT = "sitetags-preview-session/1";
 
-/** The manifest entry of the bundle under preview (dist/manifest.json). */
-export interface BundleInfo {
+/** The manifest entry of the bundle under preview (dist/manifest.json), and which dist it came from. */
+export interface BundleInfo extends ManifestEntry {
   key: string;
   dist: string;
-  site: string;
-  env: string;
-  file: string;
-  alias: string;
-  bytes: number;
-  gzipBytes: number;
-  integrity: string;
-  modules: string[];
-  inputsHash: string;
 }
 
 export interface SessionMeta {
