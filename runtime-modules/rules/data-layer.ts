@@ -93,6 +93,8 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
     }
   }
 
+  // Pushes made before the bundle loaded; later ones are queued by the push wrapper.
+  const preloaded = array.slice();
   const nativePush = array.push;
   array.push = function (...items: unknown[]): number {
     const length = nativePush.apply(array, items);
@@ -112,7 +114,7 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
     start() {
       if (started) return;
       started = true;
-      queue.unshift(...array);
+      queue.unshift(...preloaded);
       drain();
     },
     push: (item) => void array.push(item),

@@ -98,6 +98,13 @@ describe("the data layer", () => {
     expect(seen).toEqual([undefined, "search", "later"]);
   });
 
+  it("a push made after the bundle loaded but before the data layer starts (the startup wait) is processed once, after the earlier ones", () => {
+    const { win, dl, seen } = layer([{ event: "before-load" }]);
+    (win.kiwiDataLayer as unknown[]).push({ event: "during-startup" });
+    dl.start();
+    expect(seen).toEqual(["before-load", "during-startup"]);
+  });
+
   it("queue semantics: a push made while another is processed waits its turn", () => {
     const { win, dl, seen } = layer();
     dl.start();
