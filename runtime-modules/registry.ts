@@ -20,4 +20,22 @@ export const registry = {
     markers: ["sitetags-survey"],
     description: "Loads the helpfulness survey on trailing-slash paths of configured sites, behind performance consent.",
   },
+  scoreViews: {
+    factory: "createScoreViews",
+    from: "modules/score-views/create-score-views",
+    markers: ["kiwi.scoreView"],
+    description: "Tracks SAT/PSAT score views (events 24/118, 88/119) from score-view pushes on score pages, logs what it skips, then resets the score data.",
+  },
+  satFunnel: {
+    factory: "createSatFunnel",
+    from: "modules/sat-funnel/create-sat-funnel",
+    markers: ["kiwi.satFunnel"],
+    description: "SAT registration funnel: flow:page page names, change-registration steps, the order-complete purchase, registration data, alerts, photo, fee waiver, dashboard states and payment errors.",
+  },
+  testOrders: {
+    factory: "createTestOrders",
+    from: "modules/test-orders/create-test-orders",
+    markers: ["kiwi.testOrder"],
+    description: "SAT School Day and PSAT-family test orders and their edits, and test administration summaries.",
+  },
 } satisfies Record<ModuleName, ModuleDefinition>;

@@ -191,7 +191,201 @@ async function ruleEngine() {
   };
 }
 
-export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine };
+/**
+ * Case 3: the Edge client against @adobe/alloy 2.33.1. Sizes (gzip -9): a
+ * typical site's production bundle (prod/bigfuture: core, rules, consent,
+ * tracking, survey, config) and our analytics core alone (rollup+terser, the
+ * bundles' minifier), next to alloy's own custom builds made with its
+ * alloyBuilder (rollup+terser): the smallest (required components only: no
+ * consent, so no defaultConsent "pending"), required + consent (what our
+ * sites need), and the full standard build. Then in Chromium, on the same
+ * page over HTTPS with a mock edge, a returning visitor (identity and consent
+ * cookies): main-thread script time (CDP Performance.getMetrics
+ * ScriptDuration, whole page) and time from navigation start to the first
+ * page-view request, ours (the whole bundle) against alloy (configure +
+ * sendEvent).
+ */
+async function edgeBench() {
+  const { createServer } = await import("node:https");
+  const { chromium } = await import("playwright-core");
+  const { gzipSync } = await import("node:zlib");
+  const { rollup } = await import("rollup");
+  const { minify } = await import("terser");
+  const { TERSER_OPTIONS } = await import(join(ROOT, "build/generator/build/compile-shape.js"));
+  const gz = (code) => gzipSync(code, { level: 9 }).length;
+
+  // Our typical production bundle, built by the CLI (budget lifted: this case measures, the build enforces).
+  const sites = tmp("edge-sites");
+  cpSync(join(ROOT, "sites", "_org.yaml"), join(sites, "_org.yaml"));
+  writeFileSync(join(sites, "bigfuture.yaml"), `${readFileSync(join(ROOT, "sites", "bigfuture.yaml"), "utf8")}\nbudget:\n  gzipBytes: 100000\n`);
+  const out = tmp("edge-out");
+  cliBuild(sites, out, join(ROOT, ".sitetags-cache"));
+  const bundle = readFileSync(join(out, "prod", "bigfuture", "sitetags.min.js"), "utf8");
+
+  // Our analytics core alone: the compiled Edge client, bundled by rollup and minified with the bundles' terser options.
+  const esbuild = await import("esbuild");
+  const edgeEntry = await esbuild.build({
+    stdin: { contents: 'import { createAnalytics } from "./runtime-modules/edge/create-analytics"; window.createAnalytics = createAnalytics;', resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    format: "esm",
+    target: "es2020",
+    write: false,
+    logLevel: "silent",
+  });
+  const edgeBundle = await rollup({ input: "edge", plugins: [{ name: "v", resolveId: (id) => id, load: () => edgeEntry.outputFiles[0].text }] });
+  const edgeIife = (await edgeBundle.generate({ format: "iife", compact: true })).output[0].code;
+  const edgeCode = (await minify(edgeIife, TERSER_OPTIONS)).code;
+  // The Edge client alone on a page, as alloy is (configure + one page view): stub services, a returning visitor's consent.
+  const edgePageEntry = await esbuild.build({
+    stdin: {
+      contents: `import { createAnalytics } from "./runtime-modules/edge/create-analytics";
+const noop = () => undefined;
+const config = JSON.parse(document.currentScript.dataset.config);
+const page = () => ({ host: location.hostname, path: location.pathname, query: new URLSearchParams(location.search), hash: location.hash, referrer: document.referrer, href: location.href });
+const consent = { allows: () => false, whenAllowed: noop, decide: noop, whenTagAllowed: noop, sdk: () => "pending", onChange: noop };
+const log = { enabled: false, debug: noop, info: noop, warn: noop, error: noop };
+createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: window, pageName: () => "bigfuture/home" }).pageView({});`,
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    target: "es2020",
+    write: false,
+    logLevel: "silent",
+  });
+  const edgePageBundle = await rollup({ input: "edge-page", plugins: [{ name: "v", resolveId: (id) => id, load: () => edgePageEntry.outputFiles[0].text }] });
+  const edgePageCode = (await minify((await edgePageBundle.generate({ format: "iife", compact: true })).output[0].code, TERSER_OPTIONS)).code;
+
+  // alloy's custom builds, by its own builder (rollup + terser, license banner included).
+  const optional = JSON.parse(readFileSync(join(ROOT, "node_modules/@adobe/alloy/components.json"), "utf8")).optional.map((c) => c.name);
+  const coreOptional = (await import(join(ROOT, "node_modules/@adobe/alloy-core/src/componentMetadata.js"))).optionalComponentNames;
+  const allOptional = [...new Set([...coreOptional, ...optional])];
+  const alloyBuild = (include) => {
+    const dir = tmp("alloy");
+    const exclude = allOptional.filter((c) => !include.includes(c));
+    const args = [join(ROOT, "node_modules/@adobe/alloy/scripts/alloyBuilder.js"), "build", "--outputDir", dir];
+    if (exclude.length) args.push("--exclude", exclude.join(","));
+    const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`alloyBuilder failed: ${r.stderr || r.stdout}`);
+    const code = readFileSync(join(dir, "alloy.min.js"), "utf8");
+    rmSync(dir, { recursive: true, force: true });
+    return code;
+  };
+  const alloySmallest = alloyBuild([]);
+  const alloyConsent = alloyBuild(["consent"]);
+  const alloyFull = alloyBuild(allOptional);
+
+  // Chromium: one HTTPS server for the page, the scripts and the edge.
+  const certDir = tmp("edge-cert");
+  const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(certDir, "k.pem"), "-out", join(certDir, "c.pem"), "-days", "1", "-subj", "/CN=sitetags bench", "-addext", "subjectAltName=DNS:*.kiwi.example,DNS:*.example"], { encoding: "utf8" });
+  if (cert.status !== 0) throw new Error(`openssl failed: ${cert.stderr}`);
+  const { loadCatalogue } = await import(join(ROOT, "build/generator/config/load.js"));
+  const { MODULE_NAMES } = await import(join(ROOT, "build/generator/build/build.js"));
+  const catalogue = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+  const { orgId, datastreamId, reportSuite, edgeDomain } = catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics;
+  const alloyPage = (script) =>
+    `<!doctype html><title>bench</title><script>!function(n,o){o.forEach(function(o){n[o]||((n.__alloyNS=n.__alloyNS||[]).push(o),n[o]=function(){var u=arguments;return new Promise(function(i,l){n[o].q.push([i,l,u])})},n[o].q=[])})}(window,["alloy"]);alloy("configure",{orgId:${JSON.stringify(orgId)},datastreamId:${JSON.stringify(datastreamId)},edgeDomain:${JSON.stringify(edgeDomain)},defaultConsent:"pending",thirdPartyCookiesEnabled:false,edgeConfigOverrides:{com_adobe_analytics:{reportSuites:[${JSON.stringify(reportSuite)}]}}});alloy("sendEvent",{xdm:{eventType:"web.webpagedetails.pageViews",web:{webPageDetails:{name:"bigfuture/home"}}}});</script><script src="/${script}.js" async></script>`;
+  const scripts = { ours: bundle, "edge-alone": edgePageCode, "alloy-full": alloyFull, "alloy-consent": alloyConsent };
+  const edgeConfig = JSON.stringify({ apexDomain: "kiwi.example", analytics: catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics });
+  const server = createServer({ key: readFileSync(join(certDir, "k.pem")), cert: readFileSync(join(certDir, "c.pem")) }, (req, res) => {
+    const host = (req.headers.host || "").split(":")[0];
+    const path = (req.url || "/").split("?")[0];
+    if (host === edgeDomain) {
+      const cors = { "access-control-allow-origin": req.headers.origin || "*", "access-control-allow-credentials": "true" };
+      if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "access-control-allow-headers": "content-type" }).end();
+      return req.on("data", () => {}).on("end", () => res.writeHead(200, { ...cors, "content-type": "application/json" }).end('{"handle":[]}'));
+    }
+    if (host === "bigfuture.kiwi.example" && path.endsWith(".js") && scripts[path.slice(1, -3)]) return res.writeHead(200, { "content-type": "text/javascript" }).end(scripts[path.slice(1, -3)]);
+    if (host === "bigfuture.kiwi.example" && path === "/") return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>bench</title><script src="/ours.js"></script>');
+    if (host === "bigfuture.kiwi.example" && path === "/edge-alone") return res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><title>bench</title><script src="/edge-alone.js" data-config='${edgeConfig}'></script>`);
+    if (host === "bigfuture.kiwi.example" && path.startsWith("/alloy-")) return res.writeHead(200, { "content-type": "text/html" }).end(alloyPage(path.slice(1)));
+    res.writeHead(404, { "content-type": "text/plain" }).end("");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--ignore-certificate-errors", `--host-resolver-rules=MAP *.example 127.0.0.1:${server.address().port}`],
+  });
+  const org = orgId.replace("@", "_");
+  const measure = async (path) => {
+    const context = await browser.newContext();
+    // A returning visitor who consented: identity and consent cookies, so no set-consent and no identity wait.
+    await context.addCookies([
+      { name: `kndctr_${org}_identity`, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
+      { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
+    ]);
+    // Two page loads: the visit's first (cold) and a later one in the same browser context (warm caches, our stored time zone).
+    const load = async () => {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Performance.enable");
+      await cdp.send("Network.enable");
+      let navigationAt;
+      let pageViewAt;
+      cdp.on("Network.requestWillBeSent", (e) => {
+        if (e.type === "Document" && navigationAt === undefined) navigationAt = e.timestamp;
+        if (pageViewAt === undefined && /\/v1\/(interact|collect)/.test(e.request.url) && String(e.request.postData || "").includes("web.webpagedetails.pageViews")) pageViewAt = e.timestamp;
+      });
+      await page.goto(`https://bigfuture.kiwi.example${path}`, { waitUntil: "load" });
+      const end = Date.now() + 10000;
+      while (pageViewAt === undefined && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 500));
+      const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+      await page.close();
+      if (pageViewAt === undefined) throw new Error(`no page-view request on ${path}`);
+      return { scriptMs: metrics.ScriptDuration * 1000, pageViewMs: (pageViewAt - navigationAt) * 1000 };
+    };
+    const cold = await load();
+    const warm = await load();
+    await context.close();
+    return { scriptMs: cold.scriptMs, pageViewMs: cold.pageViewMs, warmScriptMs: warm.scriptMs, warmPageViewMs: warm.pageViewMs };
+  };
+  const timing = { ours: [], "edge-alone": [], "alloy-full": [], "alloy-consent": [] };
+  try {
+    await measure("/"); // warm-up (compile caches, connections)
+    // Three samples per run, interleaved, so that a busy moment of the machine does not fall on one side only.
+    for (let sample = 0; sample < RUNS * 3; sample++) {
+      timing.ours.push(await measure("/"));
+      timing["edge-alone"].push(await measure("/edge-alone"));
+      timing["alloy-full"].push(await measure("/alloy-full"));
+      timing["alloy-consent"].push(await measure("/alloy-consent"));
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    for (const d of [sites, out, certDir]) rmSync(d, { recursive: true, force: true });
+  }
+  const med = (name, key) => median(timing[name].map((t) => t[key]));
+  const sizes = { bundle: gz(bundle), edge: gz(edgeCode), alloySmallest: gz(alloySmallest), alloyConsent: gz(alloyConsent), alloyFull: gz(alloyFull) };
+  const ms = (v) => `${v.toFixed(1)} ms`;
+  const kb = (v) => `${v} B`;
+  const ratio = med("ours", "scriptMs") / med("alloy-full", "scriptMs");
+  return {
+    rows: [
+      ["typical production bundle, whole (prod/bigfuture), gzip", kb(sizes.bundle), `target < alloy's smallest build (${sizes.alloySmallest} B) → ${sizes.bundle < sizes.alloySmallest ? "met" : "MISSED"}`],
+      ["our analytics core alone (edge client), gzip", kb(sizes.edge), `${bundle.length} B minified bundle; edge core ${edgeCode.length} B minified`],
+      ["alloy smallest custom build (required components only), gzip", kb(sizes.alloySmallest), `${alloySmallest.length} B minified (alloyBuilder, rollup + terser)`],
+      ["alloy required + consent (what our sites need), gzip", kb(sizes.alloyConsent), `${alloyConsent.length} B minified`],
+      ["alloy full standard build, gzip", kb(sizes.alloyFull), `${alloyFull.length} B minified`],
+      ["main-thread script time, first page: ours (whole bundle)", ms(med("ours", "scriptMs")), `target <= 1/3 of alloy full → ${ratio <= 1 / 3 ? "met" : "MISSED"} (${(ratio * 100).toFixed(0)} %)`],
+      ["main-thread script time, first page: alloy full", ms(med("alloy-full", "scriptMs")), ""],
+      ["main-thread script time, first page: alloy required + consent", ms(med("alloy-consent", "scriptMs")), `ours is ${((med("ours", "scriptMs") / med("alloy-consent", "scriptMs")) * 100).toFixed(0)} % of it`],
+      ["main-thread script time, first page: the Edge client alone", ms(med("edge-alone", "scriptMs")), `${((med("edge-alone", "scriptMs") / med("alloy-full", "scriptMs")) * 100).toFixed(0)} % of alloy full, ${((med("edge-alone", "scriptMs") / med("alloy-consent", "scriptMs")) * 100).toFixed(0)} % of alloy required + consent`],
+      ["main-thread script time, later page: ours", ms(med("ours", "warmScriptMs")), `${((med("ours", "warmScriptMs") / med("alloy-full", "warmScriptMs")) * 100).toFixed(0)} % of alloy full`],
+      ["main-thread script time, later page: the Edge client alone", ms(med("edge-alone", "warmScriptMs")), `${((med("edge-alone", "warmScriptMs") / med("alloy-full", "warmScriptMs")) * 100).toFixed(0)} % of alloy full`],
+      ["main-thread script time, later page: alloy full", ms(med("alloy-full", "warmScriptMs")), ""],
+      ["main-thread script time, later page: alloy required + consent", ms(med("alloy-consent", "warmScriptMs")), ""],
+      ["navigation start → first page-view request, first page: ours", ms(med("ours", "pageViewMs")), `later page ${ms(med("ours", "warmPageViewMs"))}`],
+      ["navigation start → first page-view request, first page: Edge client alone", ms(med("edge-alone", "pageViewMs")), `later page ${ms(med("edge-alone", "warmPageViewMs"))}`],
+      ["navigation start → first page-view request, first page: alloy full", ms(med("alloy-full", "pageViewMs")), `later page ${ms(med("alloy-full", "warmPageViewMs"))}`],
+      ["navigation start → first page-view request, first page: alloy req. + consent", ms(med("alloy-consent", "pageViewMs")), `later page ${ms(med("alloy-consent", "warmPageViewMs"))}`],
+    ],
+    data: { runs: RUNS, samples: RUNS * 3, sizes, minified: { bundle: bundle.length, edge: edgeCode.length, alloySmallest: alloySmallest.length, alloyConsent: alloyConsent.length, alloyFull: alloyFull.length }, timing },
+  };
+}
+
+export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench };
 
 const results = {};
 const names = selected.length ? selected : Object.keys(CASES);

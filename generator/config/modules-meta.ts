@@ -6,10 +6,16 @@
 export const MODULE_COMMANDS: Record<string, readonly string[]> = {
   chat: ["isLoaded", "open"],
   survey: ["isLoaded"],
+  scoreViews: ["track", "pageType"],
+  satFunnel: ["pageName", "changeSteps"],
+  testOrders: ["lastOrder", "lastSummary"],
 };
 
 /** Values modules provide to data elements (`provided: NAME`). */
 export const MODULE_PROVIDED_VALUES: Record<string, readonly string[]> = {
   chat: [],
   survey: [],
+  scoreViews: [],
+  satFunnel: ["pageName", "funnelErrorCode"],
+  testOrders: [],
 };

@@ -15,6 +15,7 @@ import { EnvNameSchema, ConsentCategorySchema, RegexString, SelectorString, Host
 import { RulesSettingsShape } from "./schemas/rules.js";
 import { ConsentExtrasSchema, IdentitySchema } from "./schemas/consent-identity.js";
 import { AnalyticsRulesSchema } from "./schemas/analytics.js";
+import { FeatureModulesShape } from "./schemas/feature-modules.js";
 
 const ms = (min: number, max: number, def: number, what: string) =>
   z.number().int().min(min).max(max).describe(`${what}, in ms (${min}–${max}, default ${def}).`).default(def);
@@ -103,6 +104,20 @@ export const AnalyticsSchema = z
     reportSuite: z.string().min(1),
     edgeDomain: Hostname.default("edge.adobedc.net"),
     edgeBasePath: z.string().regex(/^[a-z0-9-]+$/).default("ee"),
+    datastreamOverride: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Per-environment datastream override: requests go to this configId and name datastreamId in meta.sdkConfig.datastream.original."),
+    configOverrides: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Datastream configuration overrides sent as meta.configOverrides (null and empty values removed); reportSuite is added as com_adobe_analytics.reportSuites."),
+    thirdPartyCookies: z
+      .boolean()
+      .default(false)
+      .describe("A new visitor's first request goes to adobedc.demdex.net in Chromium-family browsers and CORE ids are fetched (alloy's thirdPartyCookiesEnabled). Our sites: false, first-party edge domain only."),
+    idMigration: z.boolean().default(true).describe("Read the legacy ECID (AMCV_{orgId}, s_ecid) for a visitor without an identity cookie, and write AMCV_{orgId} for older tags."),
   })
   .describe("Analytics ids, report suite and edge domain (per environment).");
 
@@ -141,6 +156,7 @@ export const ModulesSchema = z
   .strictObject({
     chat: ChatModuleSchema.optional(),
     survey: SurveyModuleSchema.optional(),
+    ...FeatureModulesShape,
   })
   .describe("Feature modules this site uses, with their settings.");
 

@@ -8,7 +8,8 @@ export const LINK_TEXT_LIMIT = 40;
  * at-sign (email addresses) left out, lower case, cut to 40.
  */
 export function linkText(text: string, limit = LINK_TEXT_LIMIT): string {
-  return cut(squash(text.replace(/\S*@\S*/g, "")).toLowerCase(), limit);
+  // Trimmed after the cut too: a cut ending on a space would make "word " a value of its own.
+  return cut(squash(text.replace(/\S*@\S*/g, "")).toLowerCase(), limit).trim();
 }
 
 /**

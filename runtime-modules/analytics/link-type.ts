@@ -95,7 +95,7 @@ export function classifyLink(input: LinkInput, rules: LinkRules): LinkClick | un
   if (proto !== "http" && proto !== "https") return undefined;
   if (d.searchResult != null) return click("searchResult");
   if (d.promo != null) {
-    const name = cut(squash(d.promo || input.text), PROMO_NAME_LIMIT) || NONE_PROVIDED;
+    const name = cut(squash(d.promo || input.text), PROMO_NAME_LIMIT).trim() || NONE_PROVIDED;
     return click("promo", { name, targeted: /^tnt:/i.test(name) });
   }
   if (input.globalNav || d.nav != null) return click("nav", { code: (!input.globalNav && squash(d.nav || "").toLowerCase()) || GLOBAL_NAV_CODE });

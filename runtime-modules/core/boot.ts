@@ -4,6 +4,7 @@ import type { ModuleFactory, ModuleServices } from "./types";
 import { isAuthorizedHost } from "./authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
+import { startTracking } from "../tracking/start-tracking";
 import { createCookies } from "./cookies";
 import { readDebugMode } from "./debug-switch";
 import { detectEnvironment } from "./environment";
@@ -126,6 +127,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       }
     }
     Object.freeze(commands);
+    startTracking(services, commands);
 
     // Rules last, so that module commands and provided values exist.
     const engine = createRuleEngine(config.rules, {

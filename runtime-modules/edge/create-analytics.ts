@@ -1,9 +1,30 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { Analytics, ConsentGate, Logger, Monitor, PageInfo } from "../core/types";
+import type { Obj } from "./protocol";
 import { VERSION } from "../core/version";
-import { CONSENT_DECLINED, NETWORK_REQUEST_FAILED, serverResponded } from "../core/messages";
+import { CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
+import { cookieDomain } from "../core/cookies";
 import { uuid4 } from "./uuid";
+import {
+  BODY_TYPE,
+  DEMDEX,
+  MAX_RETRIES,
+  RETRY_STATUSES,
+  clampQueueTime,
+  cleanOverrides,
+  contextXdm,
+  cookieText,
+  edgeUrl,
+  fnv1a32Hex,
+  isObj,
+  legacyEcid,
+  mergeDeep,
+  readCookies,
+  responseFailure,
+  retryDelay,
+  thirdPartyBrowser,
+} from "./protocol";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
@@ -14,96 +35,360 @@ export interface AnalyticsDeps {
   win: Window;
   /** The page name when a page view names none. */
   pageName(): string;
-}
-
-type Xdm = Record<string, unknown>;
-
-/** The interact/collect endpoint of the protocol: https://{edgeDomain}/{basePath}/v1/{action}?configId=…&requestId=… */
-export function edgeUrl(config: Pick<BundleConfig, "analytics">, action: "interact" | "collect", requestId: string): string {
-  const a = config.analytics;
-  return "https://" + a.edgeDomain + "/" + a.edgeBasePath + "/v1/" + action + "?configId=" + a.datastreamId + "&requestId=" + requestId;
-}
-
-/** The request body of one event (shared/edge-protocol.md "Request body"). */
-export function edgeBody(config: Pick<BundleConfig, "apexDomain" | "analytics">, host: string, xdm: Xdm, analyticsVars: Record<string, string>): Record<string, unknown> {
-  const event: Record<string, unknown> = { xdm };
-  if (Object.keys(analyticsVars).length) event.data = { __adobe: { analytics: analyticsVars } };
-  const local = host === "localhost" || host === "127.0.0.1";
-  return {
-    events: [event],
-    query: { identity: { fetch: ["ECID"] } },
-    meta: {
-      state: { domain: local ? "" : config.apexDomain, cookiesEnabled: true },
-      configOverrides: { com_adobe_analytics: { reportSuites: [config.analytics.reportSuite] } },
-    },
-  };
+  /** Uniform [0, 1) for the retry jitter (default Math.random). */
+  random?: () => number;
 }
 
 /**
- * A lean Edge client for rule actions: page views and interactions, held
- * until performance consent allows analytics, sent with fetch (keepalive) or
- * sendBeacon while the page is being hidden. Never throws; failures are logged.
+ * The page hook that may change or cancel an event before it is sent
+ * (alloy's onBeforeEventSend): gets `{ xdm, data }`, may edit or replace
+ * both, returns false to cancel.
+ */
+export const BEFORE_SEND_HOOK = "sitetagsOnBeforeEventSend";
+
+/** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
+interface Job {
+  action: string;
+  payload: Obj;
+  created: number;
+  done(status?: number): void;
+}
+
+type SdkConsent = "pending" | "in" | "out";
+
+interface Reply {
+  status: number;
+  text: string;
+  header(name: string): string | null;
+}
+
+/**
+ * The Edge client, wire-compatible with @adobe/alloy (shared/edge-protocol.md,
+ * docs/edge.md). Events queue while SDK consent is pending, wait for one
+ * identity request before the visitor has an identity cookie, are retried on
+ * 429/502/503/504, and go by sendBeacon to collect once the page is being
+ * hidden. Never throws; every promise resolves (with the HTTP status on
+ * success, undefined otherwise).
  */
 export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const { config, win, log, monitor } = deps;
-  let pageVariables: Record<string, string> = {};
+  const a = config.analytics;
+  const doc = win.document;
+  const random = deps.random || Math.random;
+  const org = a.orgId.replace("@", "_");
+  const prefix = "kndctr_" + org + "_";
+  const IDENTITY = prefix + "identity";
+  const CONSENT = prefix + "consent";
+  const AMCV = "AMCV_" + a.orgId;
+  const hashPrefix = "com.adobe.alloy." + org + ".consentHashes.";
+  const configId = a.datastreamOverride || a.datastreamId;
+  const overrides = cleanOverrides(mergeDeep({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
+  const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
+  const migrate = a.idMigration !== false;
 
-  function defaults(eventType: string): Xdm {
-    const page = deps.page();
-    return {
-      eventType,
-      web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
-      timestamp: new Date().toISOString(),
-      implementationDetails: { name: "sitetags", version: VERSION, environment: "browser" },
-    };
+  let pageVariables: Record<string, string> = {};
+  /** The page is being hidden or unloaded: events go by sendBeacon, nothing waits. */
+  let hidden = false;
+  /** A request without identity is out; others wait for its answer (held). */
+  let identityPending = false;
+  const held: Array<() => void> = [];
+  /** Events waiting for SDK consent, or for the set-consent request in flight. */
+  const waiting: Job[] = [];
+  /** Scheduled retries, fired at once when the page is hidden. */
+  const retries: Array<() => void> = [];
+  let consentBusy = false;
+  let consentSent: SdkConsent = "pending";
+  let pendingLogged = false;
+  let demdexFailed = false;
+  let keepaliveBytes = 0;
+
+  const cookies = () => readCookies(doc.cookie);
+  const hasIdentity = () => !!cookies()[IDENTITY];
+  /** The ECID of the legacy cookies (s_ecid, then AMCV_{orgId}). */
+  const legacy = (c: Record<string, string>) => legacyEcid(c.s_ecid || c[AMCV]);
+  const apex = () => cookieDomain({ hostname: deps.page().host, protocol: win.location.protocol, apexDomain: config.apexDomain }) || "";
+  const storage = (): Storage | undefined => {
+    try {
+      return win.localStorage;
+    } catch (e) {
+      return undefined;
+    }
+  };
+
+  /** SDK consent: the consent machine's, else (pending) the stored kndctr consent cookie when the identity cookie exists. */
+  function sdk(): SdkConsent {
+    const machine = deps.consent.sdk();
+    if (machine !== "pending") return machine;
+    const c = cookies();
+    const stored = c[IDENTITY] && /general=(in|out)/.exec(c[CONSENT] || "");
+    return stored ? (stored[1] as SdkConsent) : "pending";
   }
 
-  let declinedLogged = false;
-  function send(xdm: Xdm, variables: Record<string, string>): Promise<unknown> {
-    const vars = { ...pageVariables, ...variables };
-    // SDK consent: pending queues (nothing is sent), in sends, out drops.
-    if (deps.consent.sdk() === "out") {
-      if (!declinedLogged) log.warn(CONSENT_DECLINED);
-      declinedLogged = true;
-      return Promise.resolve(undefined);
+  /** Only one request goes out before the visitor has an identity cookie; the rest wait for its answer. */
+  function gate(go: () => Promise<unknown>): void {
+    if (hidden || hasIdentity()) {
+      go();
+    } else if (identityPending) {
+      held.push(() => gate(go));
+    } else {
+      identityPending = true;
+      go().then(() => {
+        identityPending = false;
+        if (!hasIdentity()) log.warn(IDENTITY_COOKIE_NOT_FOUND);
+        held.splice(0).forEach((f) => f());
+      });
     }
-    return new Promise((resolve) =>
-      deps.consent.whenAllowed("performance", () => {
-        const requestId = uuid4(win.crypto);
-        const hidden = win.document.visibilityState === "hidden";
-        const url = edgeUrl(config, hidden ? "collect" : "interact", requestId);
-        const body = JSON.stringify(edgeBody(config, deps.page().host, xdm, vars));
-        monitor.emit("beacon", { url, requestId, eventType: xdm.eventType, body });
-        if (hidden && typeof win.navigator.sendBeacon === "function" && win.navigator.sendBeacon(url, new Blob([body], { type: "text/plain; charset=UTF-8" }))) {
-          resolve(undefined);
-          return;
-        }
+  }
+
+  /** One attempt: sendBeacon (a 204 without answer) or fetch. Rejects on a network failure (or a browser without fetch). */
+  function transmit(url: string, body: string, beacon: boolean): Promise<Reply> {
+    return new Promise<Reply>((resolve) => {
+      const nav = win.navigator;
+      if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
+        return resolve({ status: 204, text: "", header: () => null });
+      }
+      // keepalive: a request in flight outlives the page; browsers allow 64 KB of such bodies in flight.
+      // Referer: the origin only (alloy: the full address), so that what the page address may carry (an e-mail, an id) and
+      // the redaction keeps out of the body does not leave by the header; the edge reads the page from the XDM.
+      const keepalive = keepaliveBytes + body.length < 60000;
+      if (keepalive) keepaliveBytes += body.length;
+      resolve(
         win
-          .fetch(url, { method: "POST", credentials: "include", cache: "no-cache", referrerPolicy: "no-referrer-when-downgrade", keepalive: true, headers: { "Content-Type": "text/plain; charset=UTF-8" }, body })
-          .then(
-            async (response) => {
-              if (!response.ok) log.warn(serverResponded(response.status, await response.text().catch(() => "")));
-              resolve(response.status);
-            },
-            (e) => {
-              log.warn(NETWORK_REQUEST_FAILED, errorText(e));
-              resolve(undefined);
-            },
-          );
-      }),
-    );
+          .fetch(url, { method: "POST", credentials: "include", cache: "no-cache", referrerPolicy: "strict-origin-when-cross-origin", headers: { "Content-Type": BODY_TYPE }, body, keepalive })
+          .then((r) => r.text().then((text) => ({ status: r.status, text, header: (name: string) => r.headers.get(name) })))
+          .finally(() => {
+            if (keepalive) keepaliveBytes -= body.length;
+          }),
+      );
+    });
+  }
+
+  /** Applies a successful answer: warnings and errors logged, state:store handles written as cookies, the ECID kept in the legacy cookie. */
+  function apply(parsed: Obj | undefined): void {
+    if (!parsed) return;
+    for (const w of parsed.warnings || []) log.warn("The server responded with a warning:", w);
+    for (const e of parsed.errors || []) log.warn("The server responded with a non-fatal error:", e);
+    const domain = apex();
+    const now = Date.now();
+    for (const handle of parsed.handle) {
+      for (const item of (handle && handle.payload) || []) {
+        if (handle.type === "state:store") doc.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
+        else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(cookies()) !== item.id) {
+          doc.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, 390 * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
+        }
+      }
+    }
+  }
+
+  /** Sends one job: builds URL and body once, retries with the same URL, body and requestId; resolves when done, never rejects. */
+  function send(job: Job): Promise<void> {
+    return new Promise<void>((resolve) => request(job, resolve)).catch((e) => {
+      log.warn(NETWORK_REQUEST_FAILED, errorText(e));
+      job.done();
+    });
+  }
+
+  function request(job: Job, resolve: () => void): void {
+    const c = cookies();
+    const identity = !!c[IDENTITY];
+    const event = job.action === "interact";
+    const requestId = uuid4(win.crypto);
+    const domain = apex();
+    let host = !identity && thirdParty && !demdexFailed ? DEMDEX : a.edgeDomain;
+    const hint = c[prefix + "cluster"] || (c.mboxEdgeCluster && "t" + c.mboxEdgeCluster);
+    const p = job.payload;
+    const ecid = !identity && migrate && legacy(c);
+    if (ecid) {
+      const map = { ECID: [{ id: ecid }] };
+      if (event) p.xdm = { identityMap: map };
+      else p.identityMap = map;
+    }
+    p.query = { identity: { fetch: thirdParty ? ["ECID", "CORE"] : ["ECID"] } };
+    const state: Obj = { domain, cookiesEnabled: true };
+    if (!domain || host.slice(-domain.length) !== domain) {
+      const entries = Object.keys(c)
+        .filter((k) => !k.indexOf(prefix) || k === "at_qa_mode")
+        .map((key) => ({ key, value: c[key] }));
+      if (entries.length) state.entries = entries;
+    }
+    const meta: Obj = (p.meta = { state });
+    if (event) meta.queueTimeMillis = clampQueueTime(Date.now() - job.created);
+    if (overrides) meta.configOverrides = overrides;
+    if (configId !== a.datastreamId) meta.sdkConfig = { datastream: { original: a.datastreamId } };
+    const body = JSON.stringify(p);
+    // Leaving the page: events by sendBeacon, to collect once the visitor has an identity (else interact, whose answer is lost).
+    const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : job.action, configId, requestId);
+    const beaconNow = () => hidden && event;
+    monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: event ? p.events[0].xdm && p.events[0].xdm.eventType : undefined, body });
+
+    const finish = (reply?: Reply) => {
+      let status: number | undefined;
+      if (reply) {
+        let parsed: Obj | undefined;
+        try {
+          parsed = reply.text ? JSON.parse(reply.text) : undefined;
+        } catch (e) {
+          parsed = undefined;
+        }
+        const failure = responseFailure(reply.status, reply.text, parsed);
+        if (failure) log.warn(failure);
+        else {
+          status = reply.status;
+          try {
+            apply(parsed);
+          } catch (e) {
+            log.warn(failure || "The server responded with a non-fatal error:", errorText(e));
+          }
+        }
+      }
+      job.done(status);
+      resolve();
+    };
+    const attempt = (n: number, beacon: boolean): void => {
+      transmit(url(beacon), body, beacon).then(
+        (reply) => {
+          if (beacon || n >= MAX_RETRIES || RETRY_STATUSES.indexOf(reply.status) < 0) return finish(reply);
+          const again = () => {
+            win.clearTimeout(timer);
+            retries.splice(retries.indexOf(again), 1);
+            attempt(n + 1, beaconNow());
+          };
+          const timer = win.setTimeout(again, retryDelay(reply.header("Retry-After"), n, random, Date.now()));
+          retries.push(again);
+        },
+        (e) => {
+          // The third-party host failed (blocked): the edge domain for good, sent once more.
+          if (host === DEMDEX) {
+            demdexFailed = true;
+            host = a.edgeDomain;
+            return attempt(n, beacon);
+          }
+          log.warn(NETWORK_REQUEST_FAILED, errorText(e));
+          finish();
+        },
+      );
+    };
+    attempt(0, beaconNow());
+  }
+
+  /** Runs the page's onBeforeEventSend hook; false when it cancels (or throws). Empty xdm/data are dropped. */
+  function beforeSend(event: Obj): boolean {
+    const hook = (win as unknown as Record<string, unknown>)[BEFORE_SEND_HOOK];
+    if (typeof hook === "function") {
+      const content = { xdm: event.xdm || {}, data: event.data || {} };
+      try {
+        if (hook(content) === false) {
+          log.info(EVENT_CANCELED);
+          return false;
+        }
+      } catch (e) {
+        log.error(EVENT_CANCELED, errorText(e));
+        return false;
+      }
+      event.xdm = content.xdm;
+      event.data = content.data;
+    }
+    for (const k of ["xdm", "data"]) if (!isObj(event[k]) || !Object.keys(event[k]).length) delete event[k];
+    return true;
+  }
+
+  /** An event (or a released one): dropped on out, queued on pending or while set-consent is out, else sent. */
+  function submit(job: Job): void {
+    const consent = sdk();
+    if (consent === "out") {
+      log.warn(CONSENT_DECLINED);
+      job.done();
+    } else if (consent === "pending" || (consentBusy && !hidden)) {
+      if (consent === "pending" && !pendingLogged) log.info(CONSENT_PENDING);
+      pendingLogged = consent === "pending";
+      waiting.push(job);
+    } else if (!beforeSend(job.payload.events[0])) {
+      job.done();
+    } else {
+      gate(() => send(job));
+    }
+  }
+
+  /** After a consent change: queued events go on in, are dropped on out. */
+  function release(): void {
+    const consent = sdk();
+    if (consentBusy || consent === "pending") return;
+    const jobs = waiting.splice(0);
+    if (consent === "out" && jobs.length) log.warn(CONSENT_DECLINED, { events: jobs.length });
+    for (const job of jobs) consent === "in" ? submit(job) : job.done();
+  }
+
+  /** The visitor's choice changed: privacy/set-consent unless the same consent was already sent (hash in localStorage). */
+  function consentChanged(): void {
+    const consent = deps.consent.sdk();
+    if (consent === "pending" || consent === consentSent) return release();
+    consentSent = consent;
+    const value = { general: consent };
+    const key = hashPrefix + "Adobe.1.0";
+    const hash = fnv1a32Hex(JSON.stringify({ value }));
+    const store = storage();
+    if (store && store.getItem(key) === hash) return release();
+    consentBusy = true;
+    const job: Job = {
+      action: "privacy/set-consent",
+      payload: { consent: [{ standard: "Adobe", version: "1.0", value }] },
+      created: Date.now(),
+      done(status) {
+        try {
+          if (status && store) store.setItem(key, hash);
+        } catch (e) {
+          // Storage full or blocked: the consent is sent again next time.
+        }
+        consentBusy = false;
+        // A task later: a page being unloaded aborts the request, and its pagehide handler must see the queue first.
+        win.setTimeout(release, 0);
+      },
+    };
+    gate(() => send(job));
+  }
+
+  /** Hidden or unloading: events waiting for identity or set-consent, and scheduled retries, go now (by sendBeacon when identity exists). */
+  function visibility(e: Event): void {
+    hidden = e.type === "pagehide" || doc.visibilityState === "hidden";
+    if (!hidden) return;
+    if (sdk() === "in") waiting.splice(0).forEach(submit);
+    else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
+    held.splice(0).forEach((f) => f());
+    retries.slice().forEach((f) => f());
+  }
+
+  // A consent hash only stands while both the identity and the consent cookie exist (as in alloy).
+  const start = cookies();
+  const store = storage();
+  if (store && !(start[IDENTITY] && start[CONSENT])) {
+    try {
+      for (const k of Object.keys(store)) if (!k.indexOf(hashPrefix)) store.removeItem(k);
+    } catch (e) {
+      // Storage blocked.
+    }
+  }
+  // Capture phase: before the page's own handlers, which may send events on their way out.
+  win.addEventListener("pagehide", visibility, true);
+  win.addEventListener("pageshow", visibility, true);
+  doc.addEventListener("visibilitychange", visibility, true);
+  deps.consent.onChange(consentChanged);
+  consentChanged();
+
+  function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined): Promise<unknown> {
+    return new Promise((resolve) => {
+      const xdm = mergeDeep(mergeDeep(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
+      const event: Obj = { xdm, data: { __adobe: { analytics: { ...pageVariables, ...variables } } } };
+      if (!Object.keys(event.data.__adobe.analytics).length) delete event.data;
+      submit({ action: "interact", payload: { events: [event] }, created: Date.now(), done: resolve });
+    }).catch((e) => log.warn(NETWORK_REQUEST_FAILED, errorText(e)));
   }
 
   return {
-    pageView({ name, variables }) {
-      const xdm = defaults("web.webpagedetails.pageViews");
-      (xdm.web as { webPageDetails: Record<string, unknown> }).webPageDetails.name = name || deps.pageName();
-      return send(xdm, variables ?? {});
+    pageView({ name, variables, xdm }) {
+      return track({ eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { name: name || deps.pageName() } } }, xdm, variables);
     },
-    event({ name, eventType, linkType, url, variables }) {
-      const xdm = defaults(eventType);
-      (xdm.web as Record<string, unknown>).webInteraction = { name, type: linkType, URL: url ?? deps.page().href, linkClicks: { value: 1 } };
-      return send(xdm, variables ?? {});
+    event({ name, eventType, linkType, url, variables, xdm }) {
+      return track({ eventType, web: { webInteraction: { name, type: linkType, URL: url || deps.page().href, linkClicks: { value: 1 } } } }, xdm, variables);
     },
     setVariables(variables) {
       pageVariables = { ...pageVariables, ...variables };

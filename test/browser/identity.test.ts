@@ -51,7 +51,7 @@ const STUDENT = [
 ];
 
 const creds = () => h.web.find((r: RecordedRequest) => r.host === "edge.kiwi.example" && r.path.startsWith("/creds/") && r.method === "GET");
-const identityEvents = () => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r) => (r.json as any).events[0]).filter((e: any) => e.xdm.eventType === "lab.identity");
+const identityEvents = () => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r) => (r.json as any).events[0]).filter((e: any) => e.xdm.eventType === "lab.identity");
 const identityEvent = () => identityEvents()[0]?.xdm;
 async function waitIdentityEvent(timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;

@@ -9,7 +9,7 @@ import { buildBundle, buildBundles, CONSENT, settle, tempCatalogue, useBrowserHa
 const h = useBrowserHarness();
 
 type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { analytics: Record<string, string> } } }> };
-const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST" }).map((r: RecordedRequest) => r.json as Beacon);
+const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r: RecordedRequest) => r.json as Beacon);
 const xdmOf = (b: Beacon) => b.events[0].xdm;
 const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
 async function beaconCount(n: number, timeoutMs = 4000): Promise<Beacon[]> {
@@ -111,7 +111,7 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     const [b] = await beaconCount(1);
     expect(xdmOf(b).eventType).toBe("web.webpagedetails.pageViews");
     expect(xdmOf(b).web.webPageDetails.URL).toBe("https://bigfuture-qa.kiwi.example/college-search");
-    expect(h.web.find({ host: "edge.kiwi.example" })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
+    expect(h.web.find({ host: "edge.kiwi.example", path: /\/v1\/interact$/ })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
   });
 
   it('org rule internal-search: a search push is tracked with the cleaned, lowercased term; "Internal search without term: skipped"', async () => {

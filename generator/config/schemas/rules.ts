@@ -35,6 +35,10 @@ export const CORE_PROVIDED_VALUES = [
   "source",
   "identityMap",
   "cbWebEvent",
+  // Page naming (runtime-modules/tracking/).
+  "pageName",
+  "conversionPage",
+  "hubEnvironment",
 ] as const;
 
 const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"] as const;

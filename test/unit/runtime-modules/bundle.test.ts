@@ -59,7 +59,7 @@ describe("bundled runtime", () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");
     expect(code).toContain("script embedding failed");
-    for (const unused of ["Latest score not available", "Consent is pending.", "vouchers order ID missing", "YouTube IFrame API"]) expect(code).not.toContain(unused);
+    for (const unused of ["Latest score not available", "Unrecognized Score View found (not tracked)", "vouchers order ID missing", "YouTube IFrame API"]) expect(code).not.toContain(unused);
   });
   it('"No eval, new Function, string timers or document.write"', async () => {
     const code = await bundle(["chat", "survey"], config);

@@ -1,0 +1,177 @@
+/**
+ * The Edge Network wire format as pure functions (shared/edge-protocol.md):
+ * URLs, default XDM, retry delays, response checks, cookies, consent hashes.
+ * Everything here is byte-for-byte what @adobe/alloy 2.33.1 does, so that
+ * datastreams, report suites and visitor identities carry on unchanged.
+ */
+import type { PageInfo } from "../core/types";
+import { serverResponded } from "../core/messages";
+
+export type Obj = Record<string, any>;
+
+/** Statuses retried with the same URL, body and requestId. */
+export const RETRY_STATUSES = [429, 502, 503, 504];
+/** Retries after the first attempt. */
+export const MAX_RETRIES = 3;
+/** meta.queueTimeMillis is clamped to 0–300000. */
+export const MAX_QUEUE_MS = 300000;
+/** The third-party identity host, used only when the config allows third-party cookies. */
+export const DEMDEX = "adobedc.demdex.net";
+export const BODY_TYPE = "text/plain; charset=UTF-8";
+
+/** https://{host}/{basePath}[/{locationHint}]/v1/{action}?configId=…&requestId=… (query values not encoded). */
+export function edgeUrl(host: string, basePath: string, locationHint: string | undefined, action: string, configId: string, requestId: string): string {
+  return "https://" + host + "/" + basePath + (locationHint ? "/" + locationHint : "") + "/v1/" + action + "?configId=" + configId + "&requestId=" + requestId;
+}
+
+export function isObj(v: unknown): v is Obj {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Merges source into target (objects key by key, anything else replaced); returns target. */
+export function mergeDeep(target: Obj, source: Obj | undefined): Obj {
+  for (const k in source) {
+    const v = source[k];
+    target[k] = isObj(v) && isObj(target[k]) ? mergeDeep(target[k], v) : v;
+  }
+  return target;
+}
+
+/** A copy without null, undefined, empty strings, empty arrays, empty objects and `enabled: true`; undefined when nothing is left. */
+export function cleanOverrides(source: Obj | undefined): Obj | undefined {
+  let out: Obj | undefined;
+  for (const k in source) {
+    let v = source[k];
+    if (isObj(v)) v = cleanOverrides(v);
+    else if (v == null || v === "" || (Array.isArray(v) && !v.length) || (k === "enabled" && v === true) || typeof v === "function") v = undefined;
+    if (v !== undefined) (out || (out = {}))[k] = v;
+  }
+  return out;
+}
+
+export function clampQueueTime(ms: number): number {
+  return Math.min(Math.max(ms, 0), MAX_QUEUE_MS);
+}
+
+/**
+ * Milliseconds before retry number retries + 1: the Retry-After header
+ * (seconds, or an HTTP date minus now) when present, else
+ * 1000 + 1000·retries with ±30 % uniform jitter.
+ */
+export function retryDelay(retryAfter: string | null | undefined, retries: number, random: () => number, now: number): number {
+  if (retryAfter) {
+    const seconds = parseInt(retryAfter, 10);
+    return seconds === seconds ? seconds * 1000 : Math.max(0, new Date(retryAfter).getTime() - now) || 0;
+  }
+  return Math.round((1000 + 1000 * retries) * (0.7 + 0.6 * random()));
+}
+
+/** Undefined for a success (a 2xx whose JSON has a handle array, or a 204 without body), else the message to log. */
+export function responseFailure(status: number, text: string, parsed: unknown): string | undefined {
+  if (status > 199 && status < 300 && (parsed ? Array.isArray((parsed as Obj).handle) : status === 204)) return undefined;
+  return text ? serverResponded(status, text) : "The server responded with a status code " + status + " and no response body.";
+}
+
+function pad(n: number, width = 2): string {
+  return ("00" + n).slice(-width);
+}
+
+/** Local time with its offset, e.g. 2026-03-01T09:05:03.007+01:00 (alloy's toISOStringLocal). */
+export function localTime(d: Date): string {
+  const offset = d.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  return (
+    d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + "T" + pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + "." + pad(d.getMilliseconds(), 3) +
+    (offset > 0 ? "-" : "+") + pad((abs / 60) | 0) + ":" + pad(abs % 60)
+  );
+}
+
+/** localStorage key of the cached IANA time zone. */
+export const TIMEZONE_KEY = "sitetags:tz";
+
+/**
+ * The IANA time zone. The first Intl call of a page costs about 25 ms of main
+ * thread (ICU start-up), so the answer is kept in storage, valid while the
+ * offset and zone name that Date shows ("GMT+0100 (Central European Standard
+ * Time)") stay the same.
+ */
+export function ianaTimezone(date: Date, storage: Storage | undefined): string {
+  const key = date.toTimeString().slice(9) + "|";
+  let cached: string | null = null;
+  try {
+    cached = storage ? storage.getItem(TIMEZONE_KEY) : null;
+  } catch (e) {
+    cached = null;
+  }
+  if (cached && !cached.indexOf(key)) return cached.slice(key.length);
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    if (storage) storage.setItem(TIMEZONE_KEY, key + zone);
+  } catch (e) {
+    // Storage full or blocked: Intl again next time.
+  }
+  return zone;
+}
+
+/** The XDM every event starts from (alloy's Context component: web, device, environment, placeContext, timestamp, implementationDetails). */
+export function contextXdm(win: Window, page: Pick<PageInfo, "href" | "referrer">, date: Date, version: string, storage?: Storage): Obj {
+  const screen = win.screen;
+  const root = win.document.documentElement;
+  let orientation = ((screen.orientation && screen.orientation.type) || "").split("-")[0];
+  if (orientation !== "portrait" && orientation !== "landscape") orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
+  return {
+    web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
+    device: { screenHeight: screen.height, screenWidth: screen.width, screenOrientation: orientation },
+    environment: { type: "browser", browserDetails: { viewportWidth: root.clientWidth, viewportHeight: root.clientHeight } },
+    placeContext: { localTimezoneOffset: date.getTimezoneOffset(), localTime: localTime(date), ianaTimezone: ianaTimezone(date, storage) },
+    timestamp: date.toISOString(),
+    implementationDetails: { name: "sitetags", version, environment: "browser" },
+  };
+}
+
+/** Cookies by name from a document.cookie string (the first of a name wins), decoded. */
+export function readCookies(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of header.split(/; */)) {
+    const eq = part.indexOf("=");
+    try {
+      const name = decodeURIComponent(part.slice(0, eq));
+      if (eq > 0 && !(name in out)) out[name] = decodeURIComponent(part.slice(eq + 1));
+    } catch (e) {
+      // Not ours: a cookie someone else encoded differently.
+    }
+  }
+  return out;
+}
+
+/**
+ * The document.cookie text that writes one cookie the way alloy (js-cookie)
+ * does: the same name and value encoding, path /, the given domain, expiry
+ * now + maxAge seconds, SameSite when given and Secure with SameSite None.
+ */
+export function cookieText(name: string, value: string, domain: string, maxAgeSeconds: number | undefined, sameSite: string | undefined, now: number): string {
+  let text = encodeURIComponent(name) + "=" + encodeURIComponent(value).replace(/%(2[346BF]|3[AC-F]|40|5[BDE]|60|7[BCD])/g, decodeURIComponent) + "; path=/";
+  if (domain) text += "; domain=" + domain;
+  if (maxAgeSeconds !== undefined) text += "; expires=" + new Date(now + maxAgeSeconds * 1000).toUTCString();
+  if (sameSite) text += "; samesite=" + sameSite + (/^none$/i.test(sameSite) ? "; secure" : "");
+  return text;
+}
+
+/** The ECID of a legacy AMCV_/s_ecid cookie value (…|MCMID|{ecid}|…). */
+export function legacyEcid(value: string | undefined): string | undefined {
+  const m = value && /(^|\|)MCMID\|(\d+)($|\|)/.exec(value);
+  return m ? m[2] : undefined;
+}
+
+/** 32-bit FNV-1a of the UTF-8 bytes, 8 hex digits (alloy's consent hash). */
+export function fnv1a32Hex(text: string): string {
+  let hash = 0x811c9dc5;
+  const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  return ("0000000" + (hash >>> 0).toString(16)).slice(-8);
+}
+
+/** Whether the browser is one where alloy assumes third-party cookies work (not Firefox, not Safari). */
+export function thirdPartyBrowser(userAgent: string): boolean {
+  return !/Firefox|FxiOS/.test(userAgent) && !(/Safari/.test(userAgent) && !/Chrom|CriOS|Edg/.test(userAgent));
+}

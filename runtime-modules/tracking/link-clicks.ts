@@ -1,0 +1,107 @@
+import type { Analytics } from "../core/types";
+import { linkText, unwrapLink } from "../analytics/link-text";
+import { classifyLink, linkFlags, NONE_PROVIDED, PATHING_HIT, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
+import { safeUrl } from "../analytics/redact";
+import { LINK_EVENT_TYPE, LINK_VARS } from "./variables";
+
+/** The xdm interaction type of each kind of link: download, exit (external) or other. */
+export function linkKind(type: LinkType): "download" | "exit" | "other" {
+  return type === "download" ? "download" : type === "external" ? "exit" : "other";
+}
+
+/** The link flags and details as analytics variables (variables.ts). */
+export function linkVariables(click: Pick<LinkClick, "type" | "pathingHit" | "code" | "path" | "targeted">): Record<string, string> {
+  const flags = linkFlags(click as LinkClick);
+  const on = (Object.keys(flags) as Array<keyof typeof flags>).filter((k) => flags[k]);
+  const vars: Record<string, string> = {};
+  if (on.length) vars[LINK_VARS.flags] = on.join("|");
+  vars[LINK_VARS.type] = click.type;
+  if (click.code) vars[LINK_VARS.code] = click.code;
+  if (click.path) vars[LINK_VARS.path] = click.path;
+  if (click.targeted) vars[LINK_VARS.targeted] = "tnt";
+  return vars;
+}
+
+/** The analytics event of a classified click. */
+export function linkEvent(click: LinkClick): Parameters<Analytics["event"]>[0] {
+  return { name: click.name, eventType: LINK_EVENT_TYPE, linkType: linkKind(click.type), url: click.url, variables: linkVariables(click) };
+}
+
+/** What the click listener reads off a link element (a real one, or a test's stand-in). */
+export interface LinkElement {
+  href: unknown;
+  textContent: string | null;
+  dataset?: Readonly<Record<string, string | undefined>>;
+  getAttribute(name: string): string | null;
+  closest(selector: string): unknown;
+}
+
+/** Selector of the elements a click may come from; of the global header and footer (placeholder to confirm). */
+export const LINK_SELECTOR = "a[href],area[href]";
+export const GLOBAL_NAV_SELECTOR = "[data-ghf]";
+
+/** Classifies the link a click landed on (undefined: not a link the rules track, such as javascript:). */
+export function clickedLink(el: LinkElement, pageHost: string, apexDomain: string, rules: LinkRules): LinkClick | undefined {
+  if (typeof el.href !== "string") return undefined;
+  const d = el.dataset || {};
+  const text = el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || "";
+  return classifyLink(
+    { href: el.href, text, data: { searchResult: d.searchResult, promo: d.promo, nav: d.nav, feature: d.feature }, globalNav: !!el.closest(GLOBAL_NAV_SELECTOR), pageHost, apexDomain },
+    rules,
+  );
+}
+
+export interface LinkListenerDeps {
+  analytics: Analytics;
+  rules: LinkRules;
+  apexDomain: string;
+  pageHost(): string;
+  /** Selectors of the site's own click rules: a link inside one of them is left to that rule. */
+  ruleSelectors: readonly string[];
+  onError(e: unknown): void;
+}
+
+/**
+ * One delegated click listener (capture phase, so a page's stopPropagation
+ * cannot hide a click) that sends every link click as a link-click event.
+ */
+export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: LinkListenerDeps): void {
+  doc.addEventListener(
+    "click",
+    (event) => {
+      try {
+        const target = event.target as Element | null;
+        if (!target || typeof target.closest !== "function") return;
+        const el = target.closest(LINK_SELECTOR) as unknown as LinkElement | null;
+        if (!el) return;
+        for (const selector of deps.ruleSelectors) if (target.closest(selector)) return;
+        const click = clickedLink(el, deps.pageHost(), deps.apexDomain, deps.rules);
+        if (click) deps.analytics.event(linkEvent(click));
+      } catch (e) {
+        deps.onError(e);
+      }
+    },
+    true,
+  );
+}
+
+const LINK_TYPES = ["searchResult", "promo", "nav", "external", "download", "feature", "mailto", "tel"];
+
+/**
+ * The event of a `link-click` push (docs/events.md): a link the bundle cannot
+ * see as a plain link. Only with hasData (spec section 5); without an
+ * eventCode it is skipped (the caller logs "no event code found in link
+ * track payload"): undefined then, or "no-event-code".
+ */
+export function pushedLinkEvent(push: Record<string, unknown>): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
+  if (push.hasData !== true || LINK_TYPES.indexOf(push.linkType as string) < 0) return undefined;
+  const code = typeof push.eventCode === "string" ? push.eventCode.trim() : "";
+  if (!code) return "no-event-code";
+  const type = push.linkType as LinkType;
+  const url = typeof push.linkUrl === "string" && push.linkUrl.trim() ? safeUrl(unwrapLink(push.linkUrl.trim())) : undefined;
+  const pathingHit = typeof push.pathingHit === "boolean" ? push.pathingHit : PATHING_HIT[type];
+  const name = linkText(typeof push.linkName === "string" ? push.linkName : "", type === "feature" ? 50 : 40) || NONE_PROVIDED;
+  const variables = linkVariables({ type, pathingHit });
+  variables.events = code;
+  return { name, eventType: LINK_EVENT_TYPE, linkType: linkKind(type), url, variables };
+}

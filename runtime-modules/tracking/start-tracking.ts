@@ -1,0 +1,167 @@
+import type { Rule } from "../../generator/config/bundle-config.js";
+import type { Commands } from "../core/globals";
+import type { Analytics, ModuleServices } from "../core/types";
+import { errorText } from "../core/log";
+import { NO_EVENT_CODE_IN_LINK_TRACK } from "../core/messages";
+import { TBM_COOKIE, TBM_SECONDS } from "../analytics/traffic-source";
+import type { VitalMetric } from "../analytics/web-vitals";
+import { guardAnalytics } from "./guard-analytics";
+import { listenForLinks, pushedLinkEvent } from "./link-clicks";
+import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type Where } from "./page-naming";
+import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
+import { trafficVariables } from "./traffic";
+import { CONVERSION_VAR, HUB_ENV_VAR } from "./variables";
+import { createVitalsBatch, startVitals, type VitalsSubscribe } from "./vitals";
+import { subscribeWebVitals } from "./vitals-source";
+
+/** The services boot hands over (ModuleServices without a module's own config). */
+export type TrackingServices = Omit<ModuleServices<unknown>, "config">;
+/** The modules' commands (boot's `commands`): a module that names pages offers `pageName()`. */
+export type ModuleCommands = Readonly<Record<string, Readonly<Commands>>>;
+
+export const TRACKING_FAILED = "tracking failed";
+export const TRACKING_NOT_ALLOWED = "tracking not allowed: the page address contains an at-sign";
+
+/** What the wiring gives back (for tests): the guarded analytics and the page name now. */
+export interface Tracking {
+  analytics: Analytics;
+  pageName(): string;
+}
+
+/** Whether a site's own rule sends a page view on SPA route changes (then the wiring leaves route changes to it). */
+export function hasRoutePageViewRule(rules: readonly Rule[]): boolean {
+  return rules.some((r) => r.events.some((e) => e.type === "routeChange") && r.actions.some((a) => a.type === "sendPageView"));
+}
+
+/** The selectors of the site's click rules (a link inside one is left to that rule). */
+export function clickRuleSelectors(rules: readonly Rule[]): string[] {
+  const out: string[] = [];
+  for (const r of rules) for (const e of r.events) if (e.type === "click") out.push(e.selector);
+  return out;
+}
+
+/**
+ * The analytics rules wired into the runtime (docs/tracking.md). Boot calls
+ * this once, after the modules and before the rules engine. Never throws.
+ */
+export function startTracking(services: TrackingServices, commands: ModuleCommands = {}): void {
+  try {
+    wireTracking(services, commands, window, subscribeWebVitals);
+  } catch (e) {
+    services.log.error(TRACKING_FAILED, errorText(e));
+  }
+}
+
+/**
+ * Page names (the provided "pageName", "conversionPage", on the hub
+ * "hubEnvironment"), the analytics guard (at-sign block, redaction, page
+ * URLs through xdm, page-view variables), traffic source, SPA page views,
+ * link clicks, link-click and web-vitals pushes, web vitals.
+ */
+export function wireTracking(services: TrackingServices, commands: ModuleCommands, win: Window, vitals?: VitalsSubscribe): Tracking {
+  const { bundle: config, log, values, dataLayer, cookies, consent } = services;
+  const site = config.site.code;
+  const names = config.pageNames;
+  const fail = (e: unknown) => log.error(TRACKING_FAILED, errorText(e));
+  const guard = (fn: () => void) => () => {
+    try {
+      fn();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  const where = (): Where => ({ path: win.location.pathname, search: win.location.search, hash: win.location.hash });
+  const key = () => routeKey(where(), names.preventedHashes);
+
+  /* ---- page names ---- */
+  let declared: { key: string; page: DeclaredPage | undefined } | undefined;
+  const pageName = (): string => {
+    for (const module of Object.keys(commands)) {
+      const named = typeof commands[module].pageName === "function" ? commands[module].pageName() : undefined;
+      if (typeof named === "string" && named) return named;
+    }
+    return composePageName(site, names, where(), declared && declared.key === key() ? declared.page : undefined);
+  };
+  values.provide("pageName", pageName);
+  values.provide("conversionPage", () => sitePageFacts(site, where()).conversion);
+  if (site === HUB_SITE) values.provide("hubEnvironment", () => sitePageFacts(site, where()).hubEnv);
+
+  /* ---- the analytics guard ---- */
+  const shared = services.analytics;
+  const inner: Analytics = { pageView: shared.pageView.bind(shared), event: shared.event.bind(shared), setVariables: shared.setVariables.bind(shared) };
+  let firstView = true;
+  let scheduler: ViewScheduler | undefined;
+  const pageViewVariables = (): Record<string, string> => {
+    let vars: Record<string, string> = {};
+    const first = firstView;
+    firstView = false;
+    try {
+      // The traffic source belongs to the page load's first view; later (SPA) views only keep the visit alive.
+      if (first) vars = trafficVariables(win.location.href, win.document.referrer, Date.now(), { cookies, consent, rules: config.analyticsRules, apexDomain: config.apexDomain });
+      else cookies.set(TBM_COOKIE, cookies.get(TBM_COOKIE) || "Direct", { maxAgeSeconds: TBM_SECONDS });
+      const facts = sitePageFacts(site, where());
+      if (facts.conversion) vars[CONVERSION_VAR] = facts.conversion;
+      if (facts.hubEnv) vars[HUB_ENV_VAR] = facts.hubEnv;
+      if (scheduler) scheduler.counted();
+    } catch (e) {
+      fail(e);
+    }
+    return vars;
+  };
+  const analytics = guardAnalytics(inner, {
+    href: () => win.location.href,
+    referrer: () => win.document.referrer,
+    pageName,
+    onPageView: pageViewVariables,
+    onBlocked: () => log.info(TRACKING_NOT_ALLOWED),
+  });
+  // Every caller holds this one object (rules, modules, boot): guard it in place.
+  try {
+    Object.assign(shared, analytics);
+  } catch (e) {
+    // A frozen client: the wiring's own beacons are still guarded; the others are not.
+    fail(e);
+  }
+
+  /* ---- SPA page views ---- */
+  // Not before the page load's first view (boot may still wait for the startup sequence): that one names the route then.
+  scheduler = createViewScheduler(config.timing.spaPage, key, guard(() => void (firstView || analytics.pageView({}))), {
+    setTimeout: (fn, ms) => win.setTimeout(fn, ms),
+    clearTimeout: (handle) => win.clearTimeout(handle as number),
+  });
+  const views = scheduler;
+  if (config.site.spa && !hasRoutePageViewRule(config.rules) && win.history) watchRoutes(win, guard(() => views.schedule(false)));
+
+  /* ---- data-layer pushes ---- */
+  const batch = createVitalsBatch((event) => void analytics.event(event));
+  dataLayer.on((push, event) => {
+    if (event === "page-view") {
+      declared = { key: key(), page: declaredPage(push) };
+      // A push before the first page view names it (boot sends that one); a later push is a new view.
+      if (!firstView) views.schedule(true);
+    } else if (event === "link-click") {
+      const link = pushedLinkEvent(push);
+      if (link === "no-event-code") log.warn(NO_EVENT_CODE_IN_LINK_TRACK, { linkType: push.linkType });
+      else if (link) void analytics.event(link);
+    } else if (event === "web-vitals" && Array.isArray(push.metrics)) {
+      batch.add((push.metrics as unknown[]).filter((m): m is VitalMetric => typeof m === "object" && m !== null));
+    }
+  });
+
+  /* ---- link clicks ---- */
+  const doc = win.document;
+  if (typeof doc.addEventListener === "function")
+    listenForLinks(doc, {
+      analytics,
+      rules: config.analyticsRules,
+      apexDomain: config.apexDomain,
+      pageHost: () => win.location.hostname,
+      ruleSelectors: clickRuleSelectors(config.rules),
+      onError: fail,
+    });
+
+  /* ---- web vitals ---- */
+  if (vitals && typeof (win as unknown as { PerformanceObserver?: unknown }).PerformanceObserver === "function") startVitals(win, vitals, batch);
+
+  return { analytics, pageName };
+}

@@ -1,0 +1,67 @@
+import type { ConsentGate, Cookies } from "../core/types";
+import {
+  DAY_MS,
+  decodeHistory,
+  encodeHistory,
+  GVO_COOKIE,
+  historyChanged,
+  readTouch,
+  recordTouch,
+  shouldReadTouch,
+  TBM_COOKIE,
+  TBM_SECONDS,
+  tbmValue,
+  trafficFields,
+  valueOnce,
+  type TrafficRules,
+} from "../analytics/traffic-source";
+import { TRAFFIC_VARS } from "./variables";
+
+/**
+ * The traffic-source history cookies (names: placeholders to confirm): the
+ * session cookie (no expiry) and the lifetime cookie (historyDays, written
+ * only with performance consent). Both hold the same JSON (encodeHistory).
+ */
+export const HISTORY_COOKIE = "kiwi_ts";
+export const LIFETIME_COOKIE = "kiwi_ts_lt";
+
+export interface TrafficDeps {
+  cookies: Cookies;
+  consent: Pick<ConsentGate, "whenAllowed">;
+  rules: TrafficRules & { historyDays: number };
+  apexDomain: string;
+}
+
+/**
+ * The traffic source of a page view (spec sections 3, 4, 7, 9): reads the
+ * tracking-code parameters, the referrer and the cookies, reduces the history
+ * (analytics/traffic-source.ts), writes the session cookie, s_tbm (1800 s,
+ * sliding), s_gvo_cm (when the campaign is new) and, once performance consent
+ * allows it, the lifetime cookie; returns the fields as analytics variables
+ * (variables.ts). The campaign variable is value-once (s_gvo_cm).
+ */
+export function trafficVariables(url: string, referrer: string, now: number, deps: TrafficDeps): Record<string, string> {
+  const { cookies, rules } = deps;
+  const stored = cookies.get(HISTORY_COOKIE);
+  const prev = decodeHistory(stored || cookies.get(LIFETIME_COOKIE));
+  const touch = shouldReadTouch(cookies.get(TBM_COOKIE), url, rules.trackingParams) ? readTouch({ url, referrer, apexDomain: deps.apexDomain }, rules) : undefined;
+  const next = recordTouch(prev, touch, now, rules.historyDays);
+  const json = encodeHistory(next);
+  const changed = !stored || historyChanged(prev, next);
+  if (changed) cookies.set(HISTORY_COOKIE, json);
+  // The lifetime cookie expires historyDays after the latest recorded touch, as the history does.
+  if (next.latest && (changed || !cookies.get(LIFETIME_COOKIE)))
+    deps.consent.whenAllowed("performance", () => cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((next.t + rules.historyDays * DAY_MS - now) / 1000)) }));
+  cookies.set(TBM_COOKIE, tbmValue(next), { maxAgeSeconds: TBM_SECONDS });
+  const once = valueOnce(touch && touch.campaign, cookies.get(GVO_COOKIE));
+  if (once.write) cookies.set(GVO_COOKIE, once.value);
+
+  const fields = trafficFields(touch, next);
+  const vars: Record<string, string> = {};
+  const names = TRAFFIC_VARS as Record<string, string>;
+  for (const key of Object.keys(names)) {
+    const value = key === "campaign" ? once.value : (fields as unknown as Record<string, unknown>)[key];
+    if (typeof value === "string" && value) vars[names[key]] = value;
+  }
+  return vars;
+}

@@ -1,0 +1,13 @@
+/** Types for the few @adobe/alloy-core source files the unit tests use as the oracle. */
+declare module "@adobe/alloy-core/core/network/getRequestRetryDelay.js" {
+  export default function getRequestRetryDelay(options: { response: { getHeader(name: string): string | null }; retriesAttempted: number }): number;
+}
+declare module "@adobe/alloy-core/utils/prepareConfigOverridesForEdge.js" {
+  export default function prepareConfigOverridesForEdge(configuration: unknown): Record<string, unknown> | null;
+}
+declare module "@adobe/alloy-core/utils/toISOStringLocal.js" {
+  export default function toISOStringLocal(date: Date): string;
+}
+declare module "@adobe/alloy-core/utils/fnv1a32Hex.js" {
+  export default function fnv1a32Hex(text: string): string;
+}

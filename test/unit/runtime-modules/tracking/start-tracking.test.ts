@@ -1,0 +1,198 @@
+/**
+ * The wiring over a fake window: the real data layer, logger and provided
+ * values; an Analytics recorder as the shared client (guarded in place).
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { BundleConfig, Rule } from "../../../../generator/config/bundle-config.js";
+import { createLogger } from "../../../../runtime-modules/core/log";
+import { createProvidedValues } from "../../../../runtime-modules/core/provided-values";
+import type { ModuleServices } from "../../../../runtime-modules/core/types";
+import { createDataLayer } from "../../../../runtime-modules/rules/data-layer";
+import { clickRuleSelectors, hasRoutePageViewRule, startTracking, wireTracking, type ModuleCommands } from "../../../../runtime-modules/tracking/start-tracking";
+import { bundleConfig } from "../helpers/config";
+import { pageRules } from "../analytics/rules";
+import { memoryCookies, recorder } from "./recorder";
+
+function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rules?: Rule[]; commands?: ModuleCommands; preload?: unknown[]; referrer?: string; vitals?: boolean } = {}) {
+  const u = new URL(url);
+  const location = { hostname: u.hostname, pathname: u.pathname, search: u.search, hash: u.hash, href: u.href };
+  const winListeners: Record<string, Array<() => void>> = {};
+  const docListeners: Record<string, Array<(e: unknown) => void>> = {};
+  const timers: Array<{ fn: () => void; ms: number; id: number }> = [];
+  let nextId = 1;
+  const win: Record<string, any> = {
+    location,
+    document: { referrer: options.referrer ?? "", visibilityState: "visible", addEventListener: (t: string, fn: (e: unknown) => void) => (docListeners[t] ||= []).push(fn) },
+    history: { pushState: () => undefined, replaceState: () => undefined },
+    addEventListener: (t: string, fn: () => void) => (winListeners[t] ||= []).push(fn),
+    setTimeout: (fn: () => void, ms: number) => (timers.push({ fn, ms, id: nextId }), nextId++),
+    clearTimeout: (id: number) => {
+      const i = timers.findIndex((t) => t.id === id);
+      if (i >= 0) timers.splice(i, 1);
+    },
+    kiwiDataLayer: [...(options.preload ?? [])],
+  };
+  const go = (to: string) => {
+    const n = new URL(to, location.href);
+    Object.assign(location, { pathname: n.pathname, search: n.search, hash: n.hash, href: n.href });
+  };
+  const monitor = { emit: () => undefined };
+  const log = createLogger(monitor, false);
+  const bundle = bundleConfig({ site: { code: "bigfuture", name: "BigFuture", appId: "23", spa: false, internal: false, ...options.site }, rules: options.rules ?? [], pageNames: pageRules });
+  const values = createProvidedValues({ site: bundle.site.code });
+  const dataLayer = createDataLayer(win, "kiwiDataLayer", log, monitor);
+  const rec = recorder();
+  const c = memoryCookies();
+  const services: Omit<ModuleServices<unknown>, "config"> = {
+    bundle,
+    log,
+    monitor,
+    consent: { allows: () => true, whenAllowed: (_c: unknown, cb: () => void) => cb() } as never,
+    cookies: c.cookies,
+    page: { host: u.hostname, path: u.pathname, query: u.searchParams, hash: u.hash, referrer: "", href: u.href },
+    loadScript: () => Promise.resolve(),
+    values,
+    dataLayer,
+    analytics: rec.analytics,
+  };
+  const reports: Array<(m: unknown) => void> = [];
+  if (options.vitals) win.PerformanceObserver = function () {};
+  const tracking = wireTracking(services, options.commands ?? {}, win as unknown as Window, (report) => void reports.push(report as never));
+  return {
+    win,
+    go,
+    services,
+    tracking,
+    values,
+    log,
+    cookies: c,
+    views: () => rec.of("pageView"),
+    events: () => rec.of("event"),
+    /** Boot after the wiring: the pushes made before the bundle loaded, then the org page-view rule. */
+    boot() {
+      dataLayer.start();
+      void services.analytics.pageView({});
+    },
+    push: (item: Record<string, unknown>) => void (win.kiwiDataLayer as unknown[]).push(item),
+    /** Runs the timers that are due after ms. */
+    runTimers(ms: number) {
+      const due = timers.filter((x) => x.ms <= ms);
+      for (const t of due) timers.splice(timers.indexOf(t), 1);
+      for (const t of due) t.fn();
+    },
+    click: (target: unknown) => docListeners.click.forEach((fn) => fn({ target })),
+    hide() {
+      win.document.visibilityState = "hidden";
+      docListeners.visibilitychange.forEach((fn) => fn({}));
+    },
+    routeListeners: () => Object.keys(winListeners),
+    reports,
+  };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("wireTracking", () => {
+  it('provides "pageName" for every page, and the org page view (no name) gets it, with the page URLs through xdm', () => {
+    const t = setup("https://bigfuture.kiwi.example/college/3f2504e0-4f89-11d3-9a0c-0305e82c3301?tab=Costs&regNo=55", { referrer: "https://news.example/?u=x" });
+    expect(t.values.get("pageName")).toBe("bigfuture/college/uuid/tab=costs");
+    t.boot();
+    const [view] = t.views();
+    expect(view.name).toBe("bigfuture/college/uuid/tab=costs");
+    expect(view.xdm.web.webPageDetails.URL).toBe("https://bigfuture.kiwi.example/college/3f2504e0-4f89-11d3-9a0c-0305e82c3301?tab=Costs&regNo=[redacted]");
+    expect(view.xdm.web.webReferrer.URL).toBe("https://news.example/?u=[redacted]");
+    expect(view.variables).toMatchObject({ eVar81: "Referring Domains", eVar83: "news.example" });
+  });
+  it("the shared Analytics object is guarded in place (rules and modules hold it)", () => {
+    const t = setup("https://bigfuture.kiwi.example/?personId=1");
+    void t.services.analytics.event({ name: "rule event", eventType: "x", linkType: "other" });
+    expect(t.events()[0].url).toBe("https://bigfuture.kiwi.example/?personId=[redacted]");
+  });
+  it("a page-view push before the first page view names it (no extra view); a later one is a new view after timing.spaPage", () => {
+    const t = setup("https://bigfuture.kiwi.example/x", { preload: [{ event: "page-view", flowCode: "reg", pageCode: "enter-data" }] });
+    t.boot();
+    t.runTimers(5000);
+    expect(t.views().map((v) => v.name)).toEqual(["bigfuture/reg/enter-data"]);
+    t.push({ event: "page-view", errorCode: "404" });
+    t.runTimers(1499);
+    t.runTimers(1500);
+    expect(t.views().map((v) => v.name)).toEqual(["bigfuture/reg/enter-data", "bigfuture/404errorpage"]);
+  });
+  it("codes belong to their route: after an SPA route change the path names the page; one view per route", () => {
+    const t = setup("https://bigfuture.kiwi.example/a", { site: { spa: true }, preload: [{ event: "page-view", pageCode: "start" }] });
+    t.boot();
+    t.go("/b?tab=One");
+    t.win.history.pushState({}, "", "/b?tab=One");
+    t.runTimers(1500);
+    t.go("/b?tab=One#main-content");
+    t.win.history.replaceState({}, "", "/b?tab=One#main-content");
+    t.runTimers(1500);
+    expect(t.views().map((v) => v.name)).toEqual(["bigfuture/start", "bigfuture/b/tab=one"]);
+    expect(t.views()[1].xdm.web.webReferrer.URL).toBe("https://bigfuture.kiwi.example/a");
+  });
+  it("a site with its own routeChange page-view rule keeps it: no route watching; non-SPA sites neither", () => {
+    const rule = { id: "route", name: "r", order: 50, events: [{ type: "routeChange" }], conditions: [], actions: [{ type: "sendPageView" }] } as unknown as Rule;
+    expect(hasRoutePageViewRule([rule])).toBe(true);
+    const own = setup("https://bigfuture.kiwi.example/a", { site: { spa: true }, rules: [rule] });
+    expect(own.routeListeners()).not.toContain("popstate");
+    expect(setup("https://bigfuture.kiwi.example/a").routeListeners()).not.toContain("popstate");
+    expect(setup("https://bigfuture.kiwi.example/a", { site: { spa: true } }).routeListeners()).toContain("popstate");
+  });
+  it("a module's pageName command names its pages first (the SAT funnel)", () => {
+    let funnel: string | null = "satreg:newreg:start";
+    const t = setup("https://bigfuture.kiwi.example/register", { commands: { satFunnel: { pageName: () => funnel, changeSteps: () => [] } } });
+    expect(t.values.get("pageName")).toBe("satreg:newreg:start");
+    funnel = null;
+    expect(t.values.get("pageName")).toBe("bigfuture/register");
+  });
+  it("conversion and hub facts are provided and sent as page-view variables", () => {
+    const hub = setup("https://kiwihub.kiwi.example/embed-prod/pages", { site: { code: "kiwihub" } });
+    expect(hub.values.get("hubEnvironment")).toBe("prod");
+    hub.boot();
+    expect(hub.views()[0]).toMatchObject({ name: "kiwihub/pages", variables: { prop81: "prod" } });
+    const signup = setup("https://signup.kiwi.example/iamweb/secure/thankYou", { site: { code: "signup" } });
+    expect(signup.values.get("conversionPage")).toBe("registration");
+    signup.boot();
+    expect(signup.views()[0].variables).toMatchObject({ eVar92: "registration" });
+  });
+  it("link clicks through the delegated listener; a link-click push; web vitals sent when hidden", () => {
+    const t = setup("https://bigfuture.kiwi.example/", { vitals: true });
+    t.boot();
+    const a = { href: "https://bigfuture.kiwi.example/guide.pdf", textContent: "Guide", dataset: {}, getAttribute: () => null, closest: () => null };
+    t.click({ closest: (s: string) => (s === "a[href],area[href]" ? a : null) });
+    t.push({ event: "link-click", linkType: "feature", linkName: "Compare", hasData: true });
+    t.push({ event: "link-click", linkType: "feature", linkName: "Compare", hasData: true, eventCode: "event7" });
+    t.push({ event: "web-vitals", metrics: [{ name: "CLS", rating: "good", navigationType: "navigate", delta: 0.02 }] });
+    t.reports.forEach((report) => report({ name: "LCP", value: 1200, delta: 1200.2, rating: "good", navigationType: "navigate" }));
+    t.hide();
+    expect(t.events().map((e) => [e.name, e.linkType, e.eventType])).toEqual([
+      ["guide", "download", "web.webinteraction.linkClicks"],
+      ["compare", "other", "web.webinteraction.linkClicks"],
+      ["web vitals", "other", "kiwi.webVitals"],
+    ]);
+    expect(t.events()[2].variables).toEqual({ eVar94: "CLS:good:navigate:20|LCP:good:navigate:1200" });
+    expect(t.log.entries.map((e) => e.message)).toContain("no event code found in link track payload");
+  });
+  it("an at-sign in the address: nothing is sent, logged once", () => {
+    const t = setup("https://bigfuture.kiwi.example/?email=kid@mail.example");
+    t.boot();
+    void t.services.analytics.event({ name: "e", eventType: "x", linkType: "other" });
+    expect(t.views()).toEqual([]);
+    expect(t.events()).toEqual([]);
+    expect(t.log.entries.filter((e) => e.message === "tracking not allowed: the page address contains an at-sign")).toHaveLength(1);
+    expect(t.cookies.writes).toEqual([]);
+  });
+  it("clickRuleSelectors", () => {
+    const rules = [{ events: [{ type: "click", selector: "a[data-promo]" }, { type: "libraryLoaded" }] }, { events: [{ type: "click", selector: ".x" }] }] as unknown as Rule[];
+    expect(clickRuleSelectors(rules)).toEqual(["a[data-promo]", ".x"]);
+  });
+});
+
+describe("startTracking", () => {
+  it("never throws: a failure is logged", () => {
+    vi.stubGlobal("window", undefined);
+    const log = { error: vi.fn() };
+    expect(() => startTracking({ log } as never)).not.toThrow();
+    expect(log.error).toHaveBeenCalledWith("tracking failed", expect.any(String));
+  });
+});
