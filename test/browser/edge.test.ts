@@ -147,7 +147,7 @@ describe("the page view", () => {
 describe("delivery on the way out", () => {
   it("navigating away right after a page view: it still arrives, by sendBeacon to collect", async () => {
     // A returning visitor (identity cookie); set-consent answers slowly, so the page view is still queued behind it when the page goes.
-    h.web.edge.handler = konductor({ "privacy/set-consent": 3000 });
+    h.web.edge.handler = konductor({ "privacy/set-consent": 8000 });
     const url = labUrl("/leaving", { cookies: [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`] });
     h.web.page("https://edgelab-qa.kiwi.example/next", {});
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
