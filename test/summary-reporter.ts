@@ -5,7 +5,7 @@
 import type { Reporter, TestModule } from "vitest/node";
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown> = []): void {
     let passed = 0;
     let failed = 0;
     let skipped = 0;
@@ -21,6 +21,8 @@ export default class SummaryReporter implements Reporter {
       if (module.state() === "failed" && failedHere === 0) failedHere = 1;
       failed += failedHere;
     }
+    // Unhandled errors fail the run too.
+    failed += unhandledErrors.length;
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}\n`);
   }
 }

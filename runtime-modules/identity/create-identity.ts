@@ -199,11 +199,23 @@ export function createIdentity(deps: IdentityDeps): Identity {
   });
 
   const ready = new Promise<void>((resolve) => {
-    const timer = win.setTimeout(resolve, config.timing.startupWait);
-    sequence.then(() => {
-      win.clearTimeout(timer);
+    let timer: number | undefined;
+    try {
+      timer = win.setTimeout(resolve, config.timing.startupWait);
+    } catch {
       resolve();
-    });
+    }
+    sequence.then(
+      () => {
+        try {
+          if (timer !== undefined) win.clearTimeout(timer);
+        } catch {
+          /* nothing to clear */
+        }
+        resolve();
+      },
+      () => resolve(),
+    );
   });
   ready.then(() => monitor.emit("identity", { state, loginState: values.get("loginState"), visitorType: values.get("visitorType") }));
 

@@ -189,6 +189,7 @@ export function fakePage(options: FakePageOptions = {}) {
     navigator: { userAgent: "Mozilla/5.0 (test)" },
     sessionStorage: localStorage,
     setTimeout: () => 0,
+    clearTimeout: () => undefined,
     __sitetagsMonitors: [(event: MonitorEvent) => monitorEvents.push(event)],
   };
   if (options.storageThrows) {
