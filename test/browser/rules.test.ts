@@ -191,7 +191,8 @@ describe("every event type, condition and action (a lab site)", () => {
 
   it("library loaded, DOM ready (a push from an action), window loaded (tokens from cookie, query and provided values)", async () => {
     const tab = await h.browser.openPage(labUrl("/?tab=Scores", { cookies: ["kiwi_who=student; Path=/"] }), { consentGroups: CONSENT.performance });
-    await beaconCount(2);
+    const until = Date.now() + 8000;
+    while (!beacons().some((b) => xdmOf(b).eventType === "lab.windowLoaded") && Date.now() < until) await settle(25);
     const loaded = beacons().find((b) => xdmOf(b).eventType === "lab.windowLoaded")!;
     expect(xdmOf(loaded).web.webInteraction.name).toBe("loaded:ruleslab|student|scores");
     expect(await tab.page.evaluate(() => (window as any).sitetags && (window as any).kiwiDataLayer.length)).toBeGreaterThan(0);
