@@ -139,7 +139,7 @@ export interface TestWeb {
   requestsTo(host: string): RecordedRequest[];
   /** Requests matching, in order. */
   find(match: RequestMatch): RecordedRequest[];
-  /** The first request matching (already seen or still to come); rejects after timeoutMs (default 5000) listing what came. */
+  /** The first request matching (already seen or still to come), as soon as it arrives (its answer may still be pending: `status` unset); rejects after timeoutMs (default 5000) listing what came. */
   waitForRequest(match: RequestMatch, options?: { timeoutMs?: number }): Promise<RecordedRequest>;
   /** Registers a page; returns the URL. */
   page(url: string, options?: PageOptions): string;
@@ -266,6 +266,8 @@ export async function startServers(): Promise<TestWeb> {
       json,
     };
     requests.push(entry);
+    // Waiters wait for a request's arrival, not its answer: an edge answer held back for seconds must not hide the request.
+    notify(entry);
     return entry;
   }
 
