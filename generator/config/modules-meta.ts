@@ -16,6 +16,6 @@ export const MODULE_PROVIDED_VALUES: Record<string, readonly string[]> = {
   chat: [],
   survey: [],
   scoreViews: [],
-  satFunnel: ["pageName", "funnelErrorCode"],
+  satFunnel: ["pageName", "funnelErrorCode", "confirmationStep"],
   testOrders: [],
 };

@@ -102,7 +102,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
-    const analytics = createAnalytics({ config, consent, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    const analytics = createAnalytics({ config, consent, cookies, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
     const services: Omit<ModuleServices<unknown>, "config"> = { bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {

@@ -1,10 +1,11 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
-import type { Analytics, ConsentGate, Logger, Monitor, PageInfo } from "../core/types";
+import type { Analytics, ConsentGate, Cookies, Logger, Monitor, PageInfo } from "../core/types";
 import type { Obj } from "./protocol";
 import { VERSION } from "../core/version";
 import { CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
 import { cookieDomain } from "../core/cookies";
+import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
 import {
   BODY_TYPE,
@@ -37,7 +38,12 @@ export interface AnalyticsDeps {
   pageName(): string;
   /** Uniform [0, 1) for the retry jitter (default Math.random). */
   random?: () => number;
+  /** Writes destination cookies (activation:push); without it they are not written. */
+  cookies?: Cookies;
 }
+
+/** The gate's tag code of destination cookies (a marketing tag: segments other tags read). */
+export const DESTINATION_COOKIES_TAG = "destination-cookies";
 
 /**
  * The page hook that may change or cancel an event before it is sent
@@ -163,7 +169,23 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     });
   }
 
-  /** Applies a successful answer: warnings and errors logged, state:store handles written as cookies, the ECID kept in the legacy cookie. */
+  /**
+   * A cookie destination of an activation:push handle, as alloy writes it
+   * (`spec {name, value, ttlDays}`), but by our cookie rules: the apex domain,
+   * path /, Secure, SameSite=Lax, ttlDays or the configured default (10 days),
+   * and only when the gate lets the marketing tag `destination-cookies` run.
+   */
+  function destination(item: Obj): void {
+    const spec = item.type === "cookie" && item.spec;
+    if (!isObj(spec) || typeof spec.name !== "string" || !spec.name || !deps.cookies) return;
+    const d = deps.consent.decide(DESTINATION_COOKIES_TAG, "marketing");
+    monitor.emit("tag", { tag: DESTINATION_COOKIES_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
+    if (!d.allowed) return;
+    const rule = destinationCookieRule(spec.name, spec.ttlDays, config.identity.cookies);
+    deps.cookies.set(rule.name, spec.value == null ? "" : String(spec.value), cookieWriteOptions(rule));
+  }
+
+  /** Applies a successful answer: warnings and errors logged, state:store handles written as cookies, the ECID kept in the legacy cookie, cookie destinations written. */
   function apply(parsed: Obj | undefined): void {
     if (!parsed) return;
     for (const w of parsed.warnings || []) log.warn("The server responded with a warning:", w);
@@ -173,6 +195,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     for (const handle of parsed.handle) {
       for (const item of (handle && handle.payload) || []) {
         if (handle.type === "state:store") doc.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
+        else if (handle.type === "activation:push") destination(item);
         else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(cookies()) !== item.id) {
           doc.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, 390 * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
         }

@@ -4,7 +4,8 @@ import type { IdentityCookieSettings } from "../../generator/config/schemas/cons
 /** One cookie's rule: written with path /, on the parent (apex) domain, Secure, SameSite=Lax. */
 export interface CookieRule {
   name: string;
-  maxAgeSeconds: number;
+  /** None: a session cookie. */
+  maxAgeSeconds?: number;
   /** Written only when this category has consent. */
   requires?: ConsentCategory;
   path: "/";
@@ -15,14 +16,16 @@ export interface CookieRule {
 
 const DAY_SECONDS = 86400;
 
-function rule(name: string, days: number, requires?: ConsentCategory): CookieRule {
-  const r: CookieRule = { name, maxAgeSeconds: days * DAY_SECONDS, path: "/", domain: "parent", secure: true, sameSite: "Lax" };
+function rule(name: string, days: number | undefined, requires?: ConsentCategory): CookieRule {
+  const r: CookieRule = { name, path: "/", domain: "parent", secure: true, sameSite: "Lax" };
+  if (days !== undefined) r.maxAgeSeconds = days * DAY_SECONDS;
   if (requires) r.requires = requires;
   return r;
 }
 
 /**
  * "Cookies: lifetime cookie (only with performance consent, 60 days) ...
+ * confirmation-step cookie ...
  * Scoped to parent domain, secure, lax same-site. Legacy-id cookie 390
  * days; destination cookies default 10 days." The legacy-id cookie is
  * AMCV_{orgId} (edge-protocol.md), "@" written %40 as the SDK does; a destination cookie takes its own name.
@@ -31,8 +34,20 @@ export function cookieRules(settings: IdentityCookieSettings, orgId: string) {
   return {
     lifetime: rule(settings.lifetime, settings.lifetimeDays, "performance"),
     legacyId: rule("AMCV_" + encodeURIComponent(orgId), settings.legacyIdDays),
-    destination: (name: string, days?: number) => rule(name, days && days > 0 ? days : settings.destinationDays),
+    confirmationStep: confirmationStepCookieRule(settings),
+    destination: (name: string, days?: number) => destinationCookieRule(name, days, settings),
   };
+}
+
+/** The confirmation-step cookie: a session cookie, written only with performance consent (it exists to count purchases once). */
+export function confirmationStepCookieRule(settings: Pick<IdentityCookieSettings, "confirmationStep">): CookieRule {
+  return rule(settings.confirmationStep, undefined, "performance");
+}
+
+/** A destination cookie: its own name, its own lifetime in days when positive, else the default (10 days). */
+export function destinationCookieRule(name: string, days: unknown, settings: Pick<IdentityCookieSettings, "destinationDays">): CookieRule {
+  const n = typeof days === "number" ? days : typeof days === "string" && days.trim() ? +days : NaN;
+  return rule(name, n > 0 ? n : settings.destinationDays);
 }
 
 /** Whether a cookie may be written under the current consent. */
@@ -41,6 +56,6 @@ export function cookieAllowed(rule: CookieRule, allows: (category: ConsentCatego
 }
 
 /** The options core/cookies.ts writes with (it adds path /, the apex domain and Secure on https). */
-export function cookieWriteOptions(rule: CookieRule): { maxAgeSeconds: number; sameSite: "Lax" } {
-  return { maxAgeSeconds: rule.maxAgeSeconds, sameSite: rule.sameSite };
+export function cookieWriteOptions(rule: CookieRule): { maxAgeSeconds?: number; sameSite: "Lax" } {
+  return rule.maxAgeSeconds === undefined ? { sameSite: rule.sameSite } : { maxAgeSeconds: rule.maxAgeSeconds, sameSite: rule.sameSite };
 }

@@ -52,6 +52,7 @@ const ofCurrentTest = (r: RecordedRequest) => String(r.headers.cookie).includes(
 const edgePosts = () => h.web.find((r) => r.host === EDGE && r.method === "POST" && ofCurrentTest(r));
 const actionOf = (r: RecordedRequest) => r.path.replace(/^.*\/v1\//, "");
 const events = () => edgePosts().filter((r) => /\/v1\/(interact|collect)$/.test(r.path));
+const views = () => events().filter((r) => (r.json as any).events[0].xdm.eventType === "web.webpagedetails.pageViews");
 const eventTypes = () => events().map((r) => (r.json as any).events[0].xdm.eventType as string);
 
 async function until<T>(read: () => T, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
@@ -141,6 +142,52 @@ describe("the page view", () => {
     expect(byName[ID].expires).toBeGreaterThan(now + 34128000 - 120);
     expect(byName[CLUSTER].expires).toBeLessThan(now + 1800 + 120);
     expect(byName[`AMCV_${lab.config.analytics.orgId.replace("@", "%40")}`]).toMatchObject({ value: "MCMID|12345678901234567890123456789012345678", domain: ".kiwi.example", path: "/" });
+  });
+});
+
+describe("destination cookies", () => {
+  /** Konductor's answer plus an activation:push handle with cookie destinations (alloy's shape) on the page view. */
+  const withDestinations = (destinations: unknown[]) => {
+    const base = konductor();
+    return (r: RecordedRequest): EdgeResponse => {
+      const answer = base(r);
+      if ((r.json as any)?.events?.[0]?.xdm?.eventType !== "web.webpagedetails.pageViews") return answer;
+      (answer.body as any).handle.push({ type: "activation:push", payload: destinations });
+      return answer;
+    };
+  };
+  const DESTINATIONS = [
+    { type: "cookie", destinationId: "d1", alias: "segments", spec: { name: "kiwi_seg", value: "s1,s2", domain: "elsewhere.example", ttlDays: 30 } },
+    { type: "cookie", destinationId: "d2", alias: "plain", spec: { name: "kiwi_dst", value: "x" } },
+    { type: "url", destinationId: "d3", alias: "pixel", spec: { url: "https://pixel.adpartner.example/sync", hideReferrer: true } },
+  ];
+
+  it('"destination cookies default 10 days": written from activation:push on the parent domain, Secure, SameSite=Lax, with marketing consent', async () => {
+    h.web.edge.handler = withDestinations(DESTINATIONS);
+    const tab = await h.browser.openPage(labUrl("/segments"), { consentGroups: CONSENT.all });
+    await until(views, (e) => e.length >= 1);
+    await expect.poll(async () => (await tab.context.cookies()).some((c) => c.name === "kiwi_dst"), { timeout: 5000 }).toBe(true);
+    const cookies = Object.fromEntries((await tab.context.cookies()).map((c) => [c.name, c]));
+    const now = Date.now() / 1000;
+    for (const name of ["kiwi_seg", "kiwi_dst"]) expect(cookies[name]).toMatchObject({ domain: ".kiwi.example", path: "/", secure: true, sameSite: "Lax" });
+    expect(cookies.kiwi_seg.value).toBe(encodeURIComponent("s1,s2"));
+    expect(cookies.kiwi_seg.expires).toBeGreaterThan(now + 30 * 86400 - 120);
+    expect(cookies.kiwi_seg.expires).toBeLessThan(now + 30 * 86400 + 120);
+    expect(cookies.kiwi_dst.expires).toBeGreaterThan(now + 10 * 86400 - 120);
+    expect(cookies.kiwi_dst.expires).toBeLessThan(now + 10 * 86400 + 120);
+    expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]); // URL destinations are not fired
+  });
+
+  it("without marketing consent (performance only) no destination cookie is written, and the gate records why", async () => {
+    h.web.edge.handler = withDestinations(DESTINATIONS);
+    const tab = await h.browser.openPage(labUrl("/segments-no"), { consentGroups: CONSENT.performance, debug: true });
+    await until(views, (e) => e.length >= 1);
+    await settle(500);
+    const names = (await tab.context.cookies()).map((c) => c.name);
+    expect(names).toContain(ID);
+    expect(names).not.toContain("kiwi_seg");
+    expect(names).not.toContain("kiwi_dst");
+    await tab.waitForMonitor({ type: "tag", tag: "destination-cookies", state: "blocked", reason: "consent-category" });
   });
 });
 

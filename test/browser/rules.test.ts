@@ -152,6 +152,34 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(h.web.find({ host: "pixel.adpartner.example" })).toEqual([]);
   });
 
+  it('"confirmation-step cookie": reloading the payment confirmation page counts the order once (no second purchase, no second pixel); a new order counts', async () => {
+    const url = h.web.page("https://satreg.kiwi.example/register/paymentConfirmation", { bundle: real.satregProd, dataLayer: [{ order: { id: "SR777" } }] });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.all });
+    await h.web.waitForRequest({ host: "pixel.adpartner.example" });
+    const [first] = await beaconCount(1);
+    expect(varsOf(first)).toMatchObject({ events: "purchase", eVar30: "SR777" });
+    const cookie = (await tab.context.cookies()).find((c) => c.name === "kiwi_confirmation");
+    expect(cookie).toMatchObject({ value: "payment%7CSR777", domain: ".kiwi.example", path: "/", secure: true, sameSite: "Lax", expires: -1 }); // a session cookie
+
+    // Only page views count here: leaving a page also sends its web vitals.
+    const views = () => beacons().filter((b) => xdmOf(b).eventType === "web.webpagedetails.pageViews");
+    const viewCount = async (n: number) => {
+      await expect.poll(() => views().length, { timeout: 5000 }).toBeGreaterThanOrEqual(n);
+      return views();
+    };
+    await tab.page.reload();
+    const again = (await viewCount(2))[1];
+    expect(varsOf(again).events).toBeUndefined();
+    await settle(300);
+    expect(h.web.find({ host: "pixel.adpartner.example" })).toHaveLength(1);
+
+    h.web.page("https://satreg.kiwi.example/register/paymentConfirmation", { bundle: real.satregProd, dataLayer: [{ order: { id: "SR778" } }] });
+    await tab.page.reload();
+    const next = (await viewCount(3))[2];
+    expect(varsOf(next)).toMatchObject({ events: "purchase", eVar30: "SR778" });
+    await expect.poll(() => h.web.find({ host: "pixel.adpartner.example" }).map((r) => r.query.order)).toEqual(["SR777", "SR778"]);
+  });
+
   it("disabledRules: satreg's qa environment turns the payment-confirmation rule off", async () => {
     const url = h.web.page("https://satreg-qa.kiwi.example/register/paymentConfirmation", { bundle: real.satregQa, dataLayer: [{ order: { id: "SR1" } }] });
     await h.browser.openPage(url, { consentGroups: CONSENT.all });

@@ -63,6 +63,10 @@ export const IdentityCookiesSchema = z
     lifetimeDays: days(1, 400, 60, "Lifetime cookie lifetime"),
     legacyIdDays: days(1, 400, 390, "Legacy-id cookie (AMCV_{orgId}) lifetime"),
     destinationDays: days(1, 400, 10, "Default lifetime of destination cookies"),
+    confirmationStep: cookieName(
+      "kiwi_confirmation",
+      "Confirmation-step cookie (session): the orders whose confirmation step was already counted this session, so a reload does not count a purchase twice; written only with performance consent. Placeholder to confirm.",
+    ),
     signInSession: cookieName("kiwi_session", "Sign-in session cookie (Catapult session), read locally. Placeholder to confirm."),
     signInToken: cookieName("kiwi_token", "Sign-in token cookie (JWT), payload decoded locally. Placeholder to confirm."),
   })

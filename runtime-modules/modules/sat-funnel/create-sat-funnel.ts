@@ -4,7 +4,9 @@ import { errorText } from "../../core/log";
 import { MODULE_FAILED, REQUIRED_DATA_MISSING } from "../../core/messages";
 import { nextChangeSteps, type ChangeStep } from "./change-steps";
 import { toYyyymmdd } from "./dates";
-import { funnelErrorCode, isPaymentPage } from "./errors";
+import { funnelErrorCode, isPaymentConfirmation, isPaymentPage } from "./errors";
+import { confirmationKey, parseConfirmed, withConfirmed, type ConfirmationStep } from "./confirmation";
+import { confirmationStepCookieRule, cookieWriteOptions } from "../../identity/cookie-rules";
 import { funnelPageFromPath, funnelPageName, isFunnelPage, type FunnelPage } from "./flows";
 import {
   dashboardState,
@@ -22,7 +24,7 @@ import {
 } from "./funnel-states";
 import { changeStepPage, readChangeSteps, writeChangeSteps } from "./funnel-session";
 import { photoStateText, purchaseVariables, registrationVariables } from "./funnel-variables";
-import { NOT_A_FUNNEL_PAGE } from "./messages";
+import { NOT_A_FUNNEL_PAGE, ORDER_ALREADY_COUNTED } from "./messages";
 import { currentPath, text } from "./page-path";
 import { completedOrder, newregFeatures, type NewregFeatureType } from "./orders";
 import { funnelStep, satRegistrationData, type FunnelStep, type SatRegistrationInput } from "./registration-data";
@@ -50,7 +52,9 @@ function today(): string {
  * documented way to announce an SPA view (before the page load's first page
  * view it only names that view). It keeps the change-registration steps in
  * session storage, sends the purchase on order-complete (the terminal step)
- * with the flow's purchase id prefix, sets the registration data as page
+ * with the flow's purchase id prefix (once per order and session: the
+ * confirmation-step cookie), provides `confirmationStep` for the payment
+ * confirmation page's rule, sets the registration data as page
  * variables, and tracks widget actions, seat-hold alerts, photo steps, fee
  * waiver states and dashboard states. For application errors it provides
  * `funnelErrorCode`: the last `application-error` push's code, with the
@@ -61,7 +65,7 @@ function today(): string {
  * Commands: `pageName()` (undefined off the funnel), `changeSteps()`.
  */
 export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>): ModuleInstance {
-  const { config, log, values, dataLayer, analytics, bundle } = services;
+  const { config, log, values, dataLayer, analytics, bundle, cookies, consent } = services;
   const site = bundle.site.code;
   const appId = config.appId || bundle.site.appId;
   const path = () => currentPath(services.page.path);
@@ -76,6 +80,26 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
   const feeWaiver: string[] = [];
   let seatHoldFired: SeatHoldAlert[] = [];
   let photo: PhotoState = { exists: false, uploaded: false, saved: false };
+
+  const confirmRule = confirmationStepCookieRule(bundle.identity.cookies);
+  /** This page's answers of firstConfirmation, by order key: one answer per page, however often it is asked. */
+  const confirmedOnPage: Record<string, boolean> = {};
+
+  /**
+   * Whether this is the first confirmation step of the order this session
+   * (the confirmation-step cookie does not hold its key yet). The key is
+   * recorded once performance consent allows the cookie (now, or when it
+   * comes); a repeat is logged.
+   */
+  function firstConfirmation(kind: string, id: string): boolean {
+    const key = confirmationKey(kind, id);
+    if (Object.prototype.hasOwnProperty.call(confirmedOnPage, key)) return confirmedOnPage[key];
+    const first = parseConfirmed(cookies.get(confirmRule.name)).indexOf(key) < 0;
+    confirmedOnPage[key] = first;
+    if (first) consent.whenAllowed("performance", () => cookies.set(confirmRule.name, withConfirmed(parseConfirmed(cookies.get(confirmRule.name)), key), cookieWriteOptions(confirmRule)));
+    else log.info(ORDER_ALREADY_COUNTED, { order: key });
+    return first;
+  }
 
   /** The funnel page now: the one announced on this path, else the path's (reaching it, when it is another page). */
   function pageNow(): FunnelPage | null {
@@ -152,7 +176,7 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     else if (action !== "view") send("step", target.page + ":" + action, {});
 
     const tx = completedOrder(target.flow, target.page, push.orderId ?? dataLayer.get("order.id"));
-    if (tx && purchased.indexOf(tx.type + "|" + tx.id) < 0) {
+    if (tx && purchased.indexOf(tx.type + "|" + tx.id) < 0 && firstConfirmation(tx.purchaseIdPrefix, tx.id)) {
       purchased.push(tx.type + "|" + tx.id);
       const extra: { features?: NewregFeatureType[]; changeSteps?: ChangeStep[] } = {};
       if (target.flow === "newreg" || target.flow === "satregconc") {
@@ -223,6 +247,13 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
       ? funnelErrorCode(lastError.code, { paymentPage: isPaymentPage(path(), config.paymentPaths), timeout: /timeout/i.test(lastError.type + " " + lastError.code), appId, flowCode: config.flowCode })
       : undefined,
   );
+  // "confirmation-step cookie": on the payment confirmation page, "first" the first time its order (order.id) is
+  // confirmed this session, "repeat" after (a reload); "" elsewhere. The org's payment-confirmation rule checks it.
+  values.provide("confirmationStep", (): ConfirmationStep => {
+    if (!isPaymentConfirmation(path())) return "";
+    const id = text(dataLayer.get("order.id"));
+    return !id || firstConfirmation("payment", id) ? "first" : "repeat";
+  });
   dataLayer.on((push, event) => {
     // The data-layer events the funnel listens to (docs/modules.md).
     const handle =

@@ -53,7 +53,13 @@ export interface FeatureOptions {
   preload?: Record<string, unknown>[];
   /** Session storage shared across "page loads" (a new setup on the same tab). */
   storage?: FakeStorage;
+  /** Cookies shared across "page loads" (name → value, with the options last written). */
+  cookieJar?: CookieJar;
+  /** Whether performance consent is granted (default true); `grantPerformance()` grants it later. */
+  performance?: boolean;
 }
+
+export type CookieJar = Map<string, { value: string; options?: Record<string, unknown> }>;
 
 /** Lets promise callbacks (the module's "bundle started" microtask, sends) run. */
 export function flush(): Promise<void> {
@@ -64,6 +70,9 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
   const url = new URL(options.url);
   const site = options.site ?? url.hostname.split(".")[0].replace(/-(dev|qa|uat|perf|oat)$/, "");
   const storage = options.storage ?? memoryStorage();
+  const cookieJar: CookieJar = options.cookieJar ?? new Map();
+  let performance = options.performance ?? true;
+  const waitingForPerformance: Array<() => void> = [];
   const monitorEvents: MonitorEvent[] = [];
   const win: Record<string, any> = {
     location: { pathname: url.pathname, href: url.href, search: url.search },
@@ -101,8 +110,15 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
     bundle,
     log,
     monitor,
-    consent: { allows: () => true, whenAllowed: (_c: unknown, cb: () => void) => cb() } as never,
-    cookies: { get: () => undefined, set() {}, remove() {} },
+    consent: {
+      allows: (c: string) => c !== "performance" || performance,
+      whenAllowed: (c: string, cb: () => void) => (c !== "performance" || performance ? cb() : void waitingForPerformance.push(cb)),
+    } as never,
+    cookies: {
+      get: (name) => cookieJar.get(name)?.value,
+      set: (name, value, options) => void cookieJar.set(name, { value, options }),
+      remove: (name) => void cookieJar.delete(name),
+    },
     page: { host: url.hostname, path: url.pathname, query: url.searchParams, hash: url.hash, referrer: "", href: url.href },
     loadScript: () => Promise.resolve(),
     values,
@@ -115,9 +131,15 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
     log,
     sent,
     storage,
+    cookieJar,
     values,
     dataLayer,
     monitorEvents,
+    /** Performance consent arrives (the callbacks waiting for it run). */
+    grantPerformance() {
+      performance = true;
+      waitingForPerformance.splice(0).forEach((cb) => cb());
+    },
     /** What the module sent, without the variables set before (page variables) unless `all`. */
     events: (eventType?: string) => sent.filter((s) => s.kind === "event" && (!eventType || s.eventType === eventType)),
     pageViews: () => sent.filter((s) => s.kind === "pageView"),

@@ -7,9 +7,10 @@ import { createSatFunnel, FUNNEL_EVENT_TYPE } from "../../../../../runtime-modul
 import { changeStepPage } from "../../../../../runtime-modules/modules/sat-funnel/funnel-session";
 import { NOT_A_FUNNEL_PAGE } from "../../../../../runtime-modules/modules/sat-funnel/messages";
 import { registry } from "../../../../../runtime-modules/registry";
-import { featureServices, flush, memoryStorage, type FakeStorage } from "../feature-services";
+import { featureServices, flush, memoryStorage, type CookieJar, type FakeStorage } from "../feature-services";
+import { ORDER_ALREADY_COUNTED } from "../../../../../runtime-modules/modules/sat-funnel/messages";
 
-function setup(url: string, settings: Record<string, unknown> = {}, options: { preload?: Record<string, unknown>[]; storage?: FakeStorage; site?: string } = {}) {
+function setup(url: string, settings: Record<string, unknown> = {}, options: { preload?: Record<string, unknown>[]; storage?: FakeStorage; site?: string; cookieJar?: CookieJar; performance?: boolean } = {}) {
   const h = featureServices(SatFunnelModuleSchema.parse(settings), { url, ...options });
   const instance = createSatFunnel(h.services);
   /** The SPA views the module announced (`page-view` pushes), by page name. */
@@ -41,7 +42,7 @@ describe("createSatFunnel: page names", () => {
     const { commands } = setup(REG + "/register");
     expect(registry.satFunnel.markers).toEqual([FUNNEL_EVENT_TYPE]);
     expect(Object.keys(commands).sort()).toEqual([...MODULE_COMMANDS.satFunnel].sort());
-    expect(MODULE_PROVIDED_VALUES.satFunnel).toEqual(["pageName", "funnelErrorCode"]);
+    expect(MODULE_PROVIDED_VALUES.satFunnel).toEqual(["pageName", "funnelErrorCode", "confirmationStep"]);
   });
 
   it('"page named flow:page": the org page view of the page the bundle loads on is named by the path (routes)', async () => {
@@ -160,6 +161,54 @@ describe("createSatFunnel: a new registration through to order-complete", () => 
     h.push(step("order-complete"));
     h.push(step("order-complete", { orderId: "W1" }));
     expect(h.events("commerce.purchases").map((e) => e.variables.purchaseID)).toEqual(["srW1"]);
+  });
+
+  it('"confirmation-step cookie": a reload of order-complete (same session) sends no second purchase; another order does', async () => {
+    const jar: CookieJar = new Map();
+    const first = await started(setup(REG + "/register/order/complete", {}, { cookieJar: jar }));
+    first.push(step("order-complete", { orderId: "W7" }));
+    expect(first.events("commerce.purchases")).toHaveLength(1);
+    const cookie = jar.get("kiwi_confirmation")!;
+    expect(cookie.value).toBe("sr|W7");
+    expect(cookie.options).toEqual({ sameSite: "Lax" }); // a session cookie (core/cookies.ts adds the parent domain, path / and Secure)
+    vi.unstubAllGlobals();
+
+    const reload = await started(setup(REG + "/register/order/complete", {}, { cookieJar: jar }));
+    reload.push(step("order-complete", { orderId: "W7" }));
+    expect(reload.events("commerce.purchases")).toEqual([]);
+    expect(reload.logs()).toContainEqual(["info", ORDER_ALREADY_COUNTED]);
+    reload.push(step("order-complete", { orderId: "W8" }));
+    expect(reload.events("commerce.purchases").map((e) => e.variables.purchaseID)).toEqual(["srW8"]);
+    expect(jar.get("kiwi_confirmation")!.value).toBe("sr|W7~sr|W8");
+  });
+
+  it("the confirmation-step cookie waits for performance consent: not written before it, written when it comes", async () => {
+    const jar: CookieJar = new Map();
+    const h = await started(setup(REG + "/register/order/complete", {}, { cookieJar: jar, performance: false }));
+    h.push(step("order-complete", { orderId: "W9" }));
+    expect(h.events("commerce.purchases")).toHaveLength(1); // queued by the Edge client until consent, not lost
+    expect(jar.has("kiwi_confirmation")).toBe(false);
+    h.grantPerformance();
+    expect(jar.get("kiwi_confirmation")!.value).toBe("sr|W9");
+  });
+
+  it('confirmationStep on /register/paymentConfirmation: "first" for a new order.id (asked twice on the page: still "first"), "repeat" on a reload, "" elsewhere', async () => {
+    const jar: CookieJar = new Map();
+    const page = await started(setup(REG + "/register/paymentConfirmation", {}, { cookieJar: jar, preload: [{ order: { id: "SR5" } }] }));
+    expect(page.values.get("confirmationStep")).toBe("first");
+    expect(page.values.get("confirmationStep")).toBe("first");
+    vi.unstubAllGlobals();
+    const reload = await started(setup(REG + "/register/paymentConfirmation", {}, { cookieJar: jar, preload: [{ order: { id: "SR5" } }] }));
+    expect(reload.values.get("confirmationStep")).toBe("repeat");
+    vi.unstubAllGlobals();
+    const other = await started(setup(REG + "/register/paymentConfirmation", {}, { cookieJar: jar, preload: [{ order: { id: "SR6" } }] }));
+    expect(other.values.get("confirmationStep")).toBe("first");
+    vi.unstubAllGlobals();
+    const noId = await started(setup(REG + "/register/paymentConfirmation", {}, { cookieJar: jar }));
+    expect(noId.values.get("confirmationStep")).toBe("first");
+    vi.unstubAllGlobals();
+    const elsewhere = await started(setup(REG + "/register", {}, { cookieJar: jar }));
+    expect(elsewhere.values.get("confirmationStep")).toBe("");
   });
 
   it("the fee waiver makes fwType code or benefit and adds the fw feature type", async () => {
