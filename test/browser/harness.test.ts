@@ -50,6 +50,23 @@ describe("harness", () => {
     expect(violations.map((v) => [v.directive, v.blockedURI])).toEqual([["script-src", "eval"]]);
   });
 
+  it("a request an earlier test's page sends after that test ended (a beacon on the way out) is a stray, not a request of this test", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/late", {});
+    const tab = await h.browser.openPage(url);
+    const send = (id: string) => tab.page.evaluate((i) => navigator.sendBeacon(`https://edge.kiwi.example/ee/v1/collect?configId=abc&requestId=${i}`, "{}"), id);
+    await send("during");
+    await h.web.waitForRequest({ host: "edge.kiwi.example" });
+    h.web.nextTest(); // what the next test's beforeEach does
+    h.web.page("https://bigfuture-qa.kiwi.example/late", {});
+    await send("after");
+    await expect.poll(() => h.web.strays.map((r) => r.query.requestId), { timeout: 5000 }).toEqual(["after"]);
+    expect(h.web.requests).toEqual([]);
+    // A context opened now carries the new marker: its requests count.
+    await h.browser.openPage(url);
+    expect(h.web.find({ host: "bigfuture-qa.kiwi.example", path: "/late" })).toHaveLength(1);
+    expect(await tab.page.evaluate(() => document.cookie)).toBe(""); // HttpOnly: no page script sees the marker
+  });
+
   it("records edge requests, fetch and sendBeacon, and answers as scripted", async () => {
     h.web.edge.respond({ status: 503, body: "busy" });
     const url = h.web.page("https://bigfuture-qa.kiwi.example/edge", {});

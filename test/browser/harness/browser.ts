@@ -103,7 +103,7 @@ export interface TestBrowser {
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
 
 /** Launches Chromium with every *.example name mapped to the test server's HTTPS port. */
-export async function launchBrowser(web: Pick<TestWeb, "httpsPort">): Promise<TestBrowser> {
+export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) throw new Error("Chromium is missing. Install it with: sudo apt-get update && sudo apt-get install -y chromium");
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -134,6 +134,8 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort">): Promise<Te
 
   async function newTestPage(options: OpenPageOptions): Promise<TestPage> {
     const context = await browser.newContext({ ignoreHTTPSErrors: true, serviceWorkers: "block" });
+    // The running test's marker (HttpOnly: no page script sees it): what this context sends after the test ended is a stray.
+    await context.addCookies([{ name: web.marker.name, value: web.marker.value, domain: ".kiwi.example", path: "/", secure: true, httpOnly: true, sameSite: "None" }]);
     await context.addInitScript([BASE_INIT, optionsInit(options), ...(options.initScripts ?? [])].filter(Boolean).join("\n;\n"));
     const page = await context.newPage();
     const consoleEntries: ConsoleEntry[] = [];

@@ -41,7 +41,7 @@ export function useBrowserHarness(): Harness {
     web = await startServers();
     browser = await launchBrowser(web);
   });
-  beforeEach(() => web?.reset());
+  beforeEach(() => web?.nextTest());
   afterEach(async () => {
     await browser?.closePages();
   });

@@ -26,8 +26,10 @@
  *   unless `web.script(url, { status, body, delayMs })` says otherwise.
  *
  * Every request lands in `web.requests` (with its body); await one with
- * `web.waitForRequest({ host, path })`. `web.reset()` (call it in
- * beforeEach) forgets requests, pages, script overrides and edge answers.
+ * `web.waitForRequest({ host, path })`. `web.reset()` forgets requests,
+ * pages, script overrides and edge answers; `web.nextTest()` (the harness's
+ * beforeEach) also changes the test marker, so that requests earlier tests'
+ * pages send later (beacons on the way out) land in `web.strays`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -134,8 +136,16 @@ export type RequestMatch = ((request: RecordedRequest) => boolean) | { host?: st
 export interface TestWeb {
   httpsPort: number;
   httpPort: number;
-  /** Every request since the last reset, in order of arrival. */
+  /**
+   * Every request since the last reset, in order of arrival, except strays:
+   * requests carrying an earlier test's marker cookie (a page the previous
+   * test closed may still send its beacons on the way out).
+   */
   readonly requests: RecordedRequest[];
+  /** The marker cookie of the running test (HttpOnly, on the apex domain; browser.ts sets it in each new context; nextTest() changes it). */
+  readonly marker: { name: string; value: string };
+  /** Requests of earlier tests that arrived after their test ended (kept apart, for debugging). */
+  readonly strays: RecordedRequest[];
   requestsTo(host: string): RecordedRequest[];
   /** Requests matching, in order. */
   find(match: RequestMatch): RecordedRequest[];
@@ -155,6 +165,8 @@ export interface TestWeb {
   };
   /** Forgets requests, pages, script overrides and edge answers (bundles stay published). */
   reset(): void;
+  /** Between tests (the harness's beforeEach): reset, and a new marker, so what earlier tests' pages still send is a stray. */
+  nextTest(): void;
   close(): Promise<void>;
 }
 
@@ -169,6 +181,8 @@ interface PageRoute {
 export async function startServers(): Promise<TestWeb> {
   const { key, cert } = await testCertificate();
   const requests: RecordedRequest[] = [];
+  const strays: RecordedRequest[] = [];
+  const marker = { name: "__harness", value: randomUUID() };
   const waiters = new Set<{ match: (r: RecordedRequest) => boolean; resolve: (r: RecordedRequest) => void }>();
   let pages: PageRoute[] = [];
   let scripts = new Map<string, ScriptOverride>();
@@ -179,6 +193,8 @@ export async function startServers(): Promise<TestWeb> {
     httpsPort: 0,
     httpPort: 0,
     requests,
+    marker,
+    strays,
     requestsTo: (host) => requests.filter((r) => r.host === host),
     find: (match) => requests.filter(toPredicate(match)),
     waitForRequest(match, options = {}) {
@@ -228,6 +244,11 @@ export async function startServers(): Promise<TestWeb> {
       respond: (...responses) => void edgeQueue.push(...responses),
       handler: undefined,
     },
+    nextTest() {
+      web.reset();
+      strays.length = 0;
+      marker.value = randomUUID();
+    },
     reset() {
       requests.length = 0;
       pages = [];
@@ -265,6 +286,11 @@ export async function startServers(): Promise<TestWeb> {
       body,
       json,
     };
+    const tag = new RegExp(`(?:^|;\\s*)${marker.name}=([^;]*)`).exec(String(req.headers.cookie ?? ""));
+    if (tag && tag[1] !== marker.value) {
+      strays.push(entry);
+      return entry;
+    }
     requests.push(entry);
     // Waiters wait for a request's arrival, not its answer: an edge answer held back for seconds must not hide the request.
     notify(entry);
