@@ -211,7 +211,7 @@ async function edgeBench() {
   const { gzipSync } = await import("node:zlib");
   const { rollup } = await import("rollup");
   const { minify } = await import("terser");
-  const { TERSER_OPTIONS } = await import(join(ROOT, "build/generator/build/compile-shape.js"));
+  const { terserOptions } = await import(join(ROOT, "build/generator/build/compile-piece.js"));
   const gz = (code) => gzipSync(code, { level: 9 }).length;
 
   // Our typical production bundle, built by the CLI (budget lifted: this case measures, the build enforces).
@@ -234,7 +234,7 @@ async function edgeBench() {
   });
   const edgeBundle = await rollup({ input: "edge", plugins: [{ name: "v", resolveId: (id) => id, load: () => edgeEntry.outputFiles[0].text }] });
   const edgeIife = (await edgeBundle.generate({ format: "iife", compact: true })).output[0].code;
-  const edgeCode = (await minify(edgeIife, TERSER_OPTIONS)).code;
+  const edgeCode = (await minify(edgeIife, terserOptions())).code;
   // The Edge client alone on a page, as alloy is (configure + one page view): stub services, a returning visitor's consent.
   const edgePageEntry = await esbuild.build({
     stdin: {
@@ -255,7 +255,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     logLevel: "silent",
   });
   const edgePageBundle = await rollup({ input: "edge-page", plugins: [{ name: "v", resolveId: (id) => id, load: () => edgePageEntry.outputFiles[0].text }] });
-  const edgePageCode = (await minify((await edgePageBundle.generate({ format: "iife", compact: true })).output[0].code, TERSER_OPTIONS)).code;
+  const edgePageCode = (await minify((await edgePageBundle.generate({ format: "iife", compact: true })).output[0].code, terserOptions())).code;
 
   // alloy's custom builds, by its own builder (rollup + terser, license banner included).
   const optional = JSON.parse(readFileSync(join(ROOT, "node_modules/@adobe/alloy/components.json"), "utf8")).optional.map((c) => c.name);

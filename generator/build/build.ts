@@ -1,22 +1,25 @@
 /**
  * The build: catalogue -> build plan -> generated entries -> rollup + terser
- * -> dist/ + manifest. Incremental (unchanged inputs are reused), parallel
+ * (once per runtime piece: the core, each feature module, the data-layer
+ * checks) -> bundles linked from the pieces and the inlined config -> dist/ +
+ * manifest. Incremental (unchanged inputs are reused), parallel
  * (worker threads), deterministic (no timestamps; sorted manifest) and atomic
  * (nothing is written unless every bundle succeeded).
  */
 import { mkdir, readFile, rename, rm, writeFile, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync, constants as zlib } from "node:zlib";
+import { gzip, constants as zlib } from "node:zlib";
+import { promisify } from "node:util";
 import { loadCatalogue, type Catalogue, type ResolvedBundle } from "../config/load.js";
 import { ModulesSchema } from "../config/schema.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { computeRuntimeHash, sha256, sha384Integrity, stableStringify } from "./hash.js";
-import { CONFIG_TOKEN } from "./entry.js";
+import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN, coreEntry } from "./entry.js";
 import { compileRuntime } from "./compile-runtime.js";
-import { createShapePool, prepareInWorker, type JobOutcome } from "./pool.js";
+import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
 import { availableParallelism } from "node:os";
-import type { ShapeJob, ShapeResult } from "./compile-shape.js";
+import type { PieceResult } from "./compile-piece.js";
 import { packageRoot } from "./paths.js";
 
 export interface ManifestEntry {
@@ -38,7 +41,7 @@ export interface Manifest {
 export interface BundleReport extends ManifestEntry {
   status: "built" | "reused";
   budgetGzipBytes: number;
-  /** Minified bytes per module (core + each feature module), estimated from rollup's rendered lengths. */
+  /** Minified bytes per piece: core, each feature module, devChecks (non-production), config. */
   moduleBytes: Record<string, number>;
   moduleSources: Record<string, string>;
 }
@@ -54,7 +57,7 @@ export interface BuildOptions {
   /** 1-based slice I of N of the sorted bundle list. */
   shard?: { index: number; count: number };
   workers?: number;
-  /** Ignore the manifest (rebuild everything selected); the shape cache still applies. */
+  /** Ignore the manifest (rebuild everything selected); the piece cache still applies. */
   force?: boolean;
   onProgress?: (event: { done: number; total: number; label: string }) => void;
   /** Compile and check but write nothing (used by inspect). */
@@ -71,7 +74,8 @@ export interface BuildResult {
   bundles: BundleReport[];
   built: number;
   reused: number;
-  shapesCompiled: number;
+  /** Runtime pieces compiled (not from the cache): core, feature modules, data-layer checks. */
+  piecesCompiled: number;
   timeMs: number;
   manifest?: Manifest;
   catalogue?: Catalogue;
@@ -93,10 +97,48 @@ export function hasDevChecks(bundle: Pick<ResolvedBundle, "env">): boolean {
   return bundle.env !== "prod";
 }
 
-/** One compiled module set serves every bundle with the same modules and checks. */
+/** A module set with or without the checks: the typed entry written for it (entries/KEY.ts). */
 function shapeKeyOf(runtimeHash: string, bundle: ResolvedBundle): string {
   return sha256(`${runtimeHash}\0${bundle.modules.join(",")}\0${hasDevChecks(bundle) ? "dev" : "prod"}`).slice(0, 16);
 }
+
+/** A compiled piece ("core", "devChecks" or a module name) of this runtime. */
+function pieceKeyOf(runtimeHash: string, name: string): string {
+  return sha256(`${runtimeHash}\0piece\0${name}`).slice(0, 16);
+}
+
+/** Pieces a bundle is linked from. */
+function piecesOf(bundle: ResolvedBundle): string[] {
+  return ["core", ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
+}
+
+/** The manifest of the piece cache: the registry order of modules, per runtime hash. */
+interface PieceSet {
+  order: string[];
+  pieces: Map<string, PieceResult>;
+}
+
+/**
+ * Links one bundle: the core with its placeholders replaced by the config
+ * JSON, the object of the bundle's module pieces (registry order) and the
+ * checks piece or `void 0`. Also the minified bytes of each piece in it.
+ */
+export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
+  const core = set.pieces.get("core")!.code;
+  const modules = set.order.filter((m) => bundle.modules.includes(m));
+  const factories = `{${modules.map((m) => `${m}:${set.pieces.get(m)!.code}`).join(",")}}`;
+  const checks = hasDevChecks(bundle) ? set.pieces.get("devChecks")!.code : "void 0";
+  const config = inlineConfig(bundle.config);
+  const values: Record<string, string> = { [CONFIG_TOKEN]: config, [MODULES_TOKEN]: factories, [DEV_CHECKS_TOKEN]: checks };
+  const code = core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}`, "g"), (token) => values[token]);
+  const moduleBytes: Record<string, number> = { core: core.length - CONFIG_TOKEN.length - MODULES_TOKEN.length - DEV_CHECKS_TOKEN.length + factories.length - modules.reduce((n, m) => n + set.pieces.get(m)!.code.length, 0) };
+  for (const m of modules) moduleBytes[m] = set.pieces.get(m)!.code.length;
+  if (hasDevChecks(bundle)) moduleBytes.devChecks = checks.length;
+  moduleBytes.config = config.length;
+  return { code, moduleBytes };
+}
+
+const gzipAsync = promisify(gzip);
 
 export function defaultPaths(cwd = process.cwd()) {
   return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
@@ -162,7 +204,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     phases[name] = Math.round(now - mark);
     mark = now;
   };
-  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, shapesCompiled: 0, timeMs: 0, phases };
+  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, piecesCompiled: 0, timeMs: 0, phases };
   const done = (r: BuildResult) => ({ ...r, timeMs: Math.round(performance.now() - started) });
 
   const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
@@ -177,67 +219,86 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const previous = options.force ? { bundles: [] } : await readManifest(outDir);
   const previousByKey = new Map(previous.bundles.map((b) => [`${b.site}/${b.env}`, b]));
 
-  // Plan: which bundles can be reused as they are, which shapes need compiling.
-  const toBuild: Array<{ bundle: ResolvedBundle; inputsHash: string; shapeKey: string }> = [];
+  // Plan: which bundles can be reused as they are, which pieces need compiling.
+  const toBuild: Array<{ bundle: ResolvedBundle; inputsHash: string }> = [];
   const reports: BundleReport[] = [];
+  const reused: Array<{ bundle: ResolvedBundle; old: ManifestEntry }> = [];
   for (const bundle of selected) {
     const inputsHash = sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
     const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
-    if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) {
-      const shape = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${shapeKeyOf(runtimeHash, bundle)}.json`));
-      reports.push({ ...old, status: "reused", budgetGzipBytes: bundle.budgetGzipBytes, moduleBytes: shape?.moduleBytes ?? {}, moduleSources: bundle.moduleSources });
-      continue;
-    }
-    toBuild.push({ bundle, inputsHash, shapeKey: shapeKeyOf(runtimeHash, bundle) });
+    if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) reused.push({ bundle, old });
+    else toBuild.push({ bundle, inputsHash });
   }
 
-  // Shapes: from the cache, or compiled.
-  const shapes = new Map<string, ShapeResult>();
-  const missing = new Map<string, { modules: string[]; devChecks: boolean }>();
-  for (const { bundle, shapeKey } of toBuild) {
-    if (shapes.has(shapeKey) || missing.has(shapeKey)) continue;
-    const cached = await cachedJson<ShapeResult>(join(cacheDir, "shapes", `${shapeKey}.json`));
-    if (cached) shapes.set(shapeKey, cached);
-    else missing.set(shapeKey, { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
+  // Pieces: from the cache, or compiled.
+  const set: PieceSet = { order: (await cachedJson<string[]>(join(cacheDir, "pieces", `order-${runtimeHash.slice(0, 16)}.json`))) ?? [], pieces: new Map() };
+  const wanted = new Set([...toBuild, ...reused].flatMap(({ bundle }) => piecesOf(bundle)));
+  const missing = new Map<string, string>();
+  for (const name of wanted) {
+    const key = pieceKeyOf(runtimeHash, name);
+    const cached = set.order.length ? await cachedJson<PieceResult>(join(cacheDir, "pieces", `${key}.json`)) : undefined;
+    if (cached) set.pieces.set(name, cached);
+    else if (toBuild.some(({ bundle }) => piecesOf(bundle).includes(name))) missing.set(key, name);
+  }
+  for (const { bundle, old } of reused) {
+    const linked = piecesOf(bundle).every((p) => set.pieces.has(p)) ? linkBundle(set, bundle).moduleBytes : {};
+    reports.push({ ...old, status: "reused", budgetGzipBytes: bundle.budgetGzipBytes, moduleBytes: linked, moduleSources: bundle.moduleSources });
   }
   const diagnostics: Diagnostic[] = [];
   const total = toBuild.length + missing.size;
   let progress = 0;
   if (missing.size) {
     const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
-    await mkdir(join(cacheDir, "shapes"), { recursive: true });
-    // The registry and entries (ts-morph) on a worker while the main thread compiles the runtime.
-    const [prepared, runtimeDiagnostics] = await Promise.all([
-      prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...missing] }),
-      compileRuntime({ root, runtimeDir, outDir: compiledRuntime }),
-    ]);
-    diagnostics.push(...prepared.diagnostics, ...runtimeDiagnostics);
-    if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
-    phase("runtime+entries");
-    const pool = createShapePool(Math.min(options.workers ?? availableParallelism(), missing.size));
-    const outcomes: JobOutcome[] = await pool
-      .run(prepared.jobs, (o) => options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled module set ${o.result.key}` : `failed ${o.key}` }))
-      .finally(() => pool.close());
-    for (const o of outcomes) {
-      if (!o.ok) {
-        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `module set [${missing.get(o.key)?.modules.join(", ")}]: ${o.error}`, severity: "error" });
-        continue;
+    await mkdir(join(cacheDir, "pieces"), { recursive: true });
+    // Workers load rollup and terser while stage A runs; the registry and the typed entries (ts-morph) run on another.
+    const pool = createPiecePool(Math.min(options.workers ?? availableParallelism(), missing.size));
+    const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
+    for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
+    const expressions = [...missing].filter(([, name]) => name !== "core");
+    try {
+      const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...shapes].sort(([a], [b]) => a.localeCompare(b)), pieces: expressions });
+      prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
+      const runtimeDiagnostics = await compileRuntime({ root, runtimeDir, outDir: compiledRuntime });
+      diagnostics.push(...runtimeDiagnostics);
+      const onDone = (o: JobOutcome) => {
+        options.onProgress?.({ done: Math.min(total, ++progress), total, label: o.ok ? `compiled ${o.result.name}` : `failed ${o.name}` });
+        return o;
+      };
+      // The core first: the longest job, and it needs no registry.
+      const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
+      const outcomes: Array<Promise<JobOutcome>> = [];
+      if (!diagnostics.length && coreKey) outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
+      const prep = await prepared;
+      diagnostics.push(...prep.diagnostics);
+      phase("runtime+entries");
+      if (!diagnostics.length) {
+        for (const job of prep.jobs) outcomes.push(pool.submit(job).then(onDone));
+        set.order = prep.order;
+        await writeAtomic(join(cacheDir, "pieces", `order-${runtimeHash.slice(0, 16)}.json`), JSON.stringify(prep.order));
       }
-      shapes.set(o.result.key, o.result);
-      await writeAtomic(join(cacheDir, "shapes", `${o.result.key}.json`), JSON.stringify(o.result));
-      result.shapesCompiled++;
+      for (const o of await Promise.all(outcomes)) {
+        if (!o.ok) {
+          diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `runtime piece ${o.name}: ${o.error}`, severity: "error" });
+          continue;
+        }
+        set.pieces.set(o.result.name, o.result);
+        await writeAtomic(join(cacheDir, "pieces", `${o.result.key}.json`), JSON.stringify(o.result));
+        result.piecesCompiled++;
+      }
+    } finally {
+      await pool.close();
     }
     if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics });
-    phase("module sets");
+    phase("pieces");
   }
 
-  // Bundles: splice the config into the shape, hash, measure, check.
+  // Bundles: link the pieces and the config, hash, measure, check (gzip on the thread pool, all at once).
+  const linked = toBuild.map(({ bundle, inputsHash }) => ({ bundle, inputsHash, ...linkBundle(set, bundle) }));
+  const gzipped = await Promise.all(linked.map(({ code }) => gzipAsync(code, { level: zlib.Z_BEST_COMPRESSION })));
   const outputs: Array<{ report: BundleReport; code: string }> = [];
-  for (const { bundle, inputsHash, shapeKey } of toBuild) {
-    const shape = shapes.get(shapeKey)!;
-    const code = shape.code.replace(CONFIG_TOKEN, () => inlineConfig(bundle.config));
+  for (const [i, { bundle, inputsHash, code, moduleBytes }] of linked.entries()) {
     const bytes = Buffer.byteLength(code);
-    const gzipBytes = gzipSync(code, { level: zlib.Z_BEST_COMPRESSION }).length;
+    const gzipBytes = gzipped[i].length;
     const hash = sha256(code).slice(0, 10);
     const dir = `${bundle.env}/${bundle.site}`;
     const report: BundleReport = {
@@ -252,7 +313,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       inputsHash,
       status: "built",
       budgetGzipBytes: bundle.budgetGzipBytes,
-      moduleBytes: { ...shape.moduleBytes, config: bytes - shape.code.length + CONFIG_TOKEN.length },
+      moduleBytes,
       moduleSources: bundle.moduleSources,
     };
     for (const [pattern, what] of FORBIDDEN) {

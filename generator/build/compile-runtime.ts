@@ -4,7 +4,7 @@
  * only (noCheck, no lib or import resolution beyond the sources): the types
  * are checked by `npm run typecheck`, part of `npm test`, so the build stays
  * fast. Syntax errors still fail the build with file:line:col.
- * Stage B (compile-shape.ts) bundles each module set from that output.
+ * Stage B (compile-piece.ts) bundles the runtime's pieces from that output.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { existsSync, readFileSync, readdirSync } from "node:fs";

@@ -1,14 +1,35 @@
 /**
- * Writes the typed entry of a bundle with ts-morph: it imports boot and only
- * the factories of the modules the site enables, and hands them the inlined
- * config. The config itself is a placeholder identifier that the compiler
- * replaces with the site x env's JSON after minification, so one compiled
- * "shape" (module set) serves every bundle with the same modules.
+ * The generated entries. A bundle is linked from compiled pieces
+ * (compile-piece.ts): the core entry calls boot with three placeholder
+ * identifiers (the config, the module factories, the data-layer checks) that
+ * the linker replaces after minification with the site x env's JSON, an
+ * object of the site's module pieces and, in non-production bundles, the
+ * checks piece; each piece entry re-exports one factory (or the validator).
+ * writeEntry writes, with ts-morph, the typed entry of a module set: what the
+ * linked bundle amounts to (boot, only the factories of the modules the site
+ * enables, the checks outside production), type-checked against the runtime.
  */
 import { dirname, relative } from "node:path";
 import type { RegistryEntry } from "./registry.js";
 
 export const CONFIG_TOKEN = "__SITETAGS_CONFIG__";
+/** Replaced by `{name:piece,...}`: the factories of the bundle's modules, in registry order. */
+export const MODULES_TOKEN = "__SITETAGS_MODULES__";
+/** Replaced by the data-layer checks piece (non-production) or `void 0`. */
+export const DEV_CHECKS_TOKEN = "__SITETAGS_DEV_CHECKS__";
+
+/** The core piece's entry (JS): boot with the three placeholders, imported from the compiled runtime. */
+export function coreEntry(compiledRuntime: string): string {
+  return `import { boot } from ${JSON.stringify(`${compiledRuntime}/core/boot.js`)};\nboot(${CONFIG_TOKEN}, ${MODULES_TOKEN}, { validatePush: ${DEV_CHECKS_TOKEN} });\n`;
+}
+
+/** An expression piece's entry (JS): one export of a compiled runtime file as the default. */
+export function pieceEntry(compiledRuntime: string, from: string, exportName: string): string {
+  return `export { ${exportName} as default } from ${JSON.stringify(`${compiledRuntime}/${from}.js`)};\n`;
+}
+
+/** The data-layer checks piece: runtime-modules/data-layer-events/validate-push.ts's validatePush. */
+export const DEV_CHECKS_PIECE = { from: "data-layer-events/validate-push", export: "validatePush" } as const;
 
 export interface EntrySpec {
   /** Absolute path of runtime-modules/ as seen from where the entry will be resolved. */
@@ -41,7 +62,7 @@ export function writeEntry(tsMorph: TsMorph, spec: EntrySpec): string {
   for (const m of spec.modules) {
     file.addImportDeclaration({ namedImports: [m.factory], moduleSpecifier: specifier(`${spec.runtimeDir}/${m.from}${spec.extension}`) });
   }
-  if (spec.devChecks) file.addImportDeclaration({ namedImports: ["validatePush"], moduleSpecifier: specifier(`${spec.runtimeDir}/data-layer-events/validate-push${spec.extension}`) });
+  if (spec.devChecks) file.addImportDeclaration({ namedImports: [DEV_CHECKS_PIECE.export], moduleSpecifier: specifier(`${spec.runtimeDir}/${DEV_CHECKS_PIECE.from}${spec.extension}`) });
   file.addVariableStatement({ hasDeclareKeyword: true, declarationKind: VariableDeclarationKind.Const, declarations: [{ name: CONFIG_TOKEN, type: "BundleConfig" }] });
   const factories = spec.modules.map((m) => `${m.name}: ${m.factory}`).join(", ");
   file.addStatements(`boot(${CONFIG_TOKEN}, { ${factories} }${spec.devChecks ? ", { validatePush }" : ""});`);
@@ -49,10 +70,3 @@ export function writeEntry(tsMorph: TsMorph, spec: EntrySpec): string {
   return file.getFullText();
 }
 
-/** Strips types from a generated entry (no type information needed). */
-export function transpileEntry(tsMorph: TsMorph, source: string): string {
-  const { ts } = tsMorph;
-  return ts.transpileModule(source, {
-    compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true },
-  }).outputText;
-}

@@ -1,11 +1,12 @@
 /**
- * Runs shape jobs on worker threads (one per core) when the generator runs
- * compiled; in-process when there is a single job or when running from
- * TypeScript sources (tests), where a worker could not load the .ts file.
+ * Runs piece jobs on worker threads (one per core) when the generator runs
+ * compiled; in-process when running from TypeScript sources (tests), where a
+ * worker could not load the .ts file, or with one worker. Workers load
+ * rollup and terser as soon as the pool starts, while stage A still runs.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { compileShape, type ShapeJob, type ShapeResult } from "./compile-shape.js";
+import { compilePiece, type PieceJob, type PieceResult } from "./compile-piece.js";
 import { prepareShapes, type PrepareInput, type PrepareOutput } from "./prepare.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
@@ -24,69 +25,72 @@ export function prepareInWorker(input: PrepareInput): Promise<PrepareOutput> {
   });
 }
 
-export type JobOutcome = { ok: true; result: ShapeResult } | { ok: false; key: string; error: string };
+export type JobOutcome = { ok: true; result: PieceResult } | { ok: false; key: string; name: string; error: string };
 
-export interface ShapePool {
-  run(jobs: ShapeJob[], onDone?: (outcome: JobOutcome) => void): Promise<JobOutcome[]>;
+export interface PiecePool {
+  /** Queues a job; resolves with its outcome (never rejects for a failed compile). */
+  submit(job: PieceJob): Promise<JobOutcome>;
   close(): Promise<void>;
 }
 
-/**
- * Starts the shape workers, each loading rollup and terser at once. In-process (no threads) when running from TypeScript
- * sources, where a worker could not load the .ts file, or with one worker.
- */
-export function createShapePool(workers: number = availableParallelism()): ShapePool {
+async function runHere(job: PieceJob): Promise<JobOutcome> {
+  try {
+    return { ok: true, result: await compilePiece(job) };
+  } catch (err) {
+    return { ok: false, key: job.key, name: job.name, error: (err as Error).message };
+  }
+}
+
+export function createPiecePool(workers: number = availableParallelism()): PiecePool {
   const size = Math.max(1, workers);
   if (!COMPILED || size === 1) {
+    // One at a time, in submission order.
+    let last: Promise<unknown> = Promise.resolve();
     return {
-      async run(jobs, onDone) {
-        const outcomes: JobOutcome[] = [];
-        for (const job of jobs) {
-          let outcome: JobOutcome;
-          try {
-            outcome = { ok: true, result: await compileShape(job) };
-          } catch (err) {
-            outcome = { ok: false, key: job.key, error: (err as Error).message };
-          }
-          outcomes.push(outcome);
-          onDone?.(outcome);
-        }
-        return outcomes;
+      submit(job) {
+        const run = last.then(() => runHere(job));
+        last = run;
+        return run;
       },
       async close() {},
     };
   }
-  const threads = Array.from({ length: size }, () => new Worker(new URL("./worker.js", import.meta.url)));
-  for (const thread of threads) thread.postMessage({ warmUp: true });
+  const queue: Array<{ job: PieceJob; resolve: (o: JobOutcome) => void }> = [];
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, { job: PieceJob; resolve: (o: JobOutcome) => void }>();
+  const dispatch = () => {
+    while (idle.length && queue.length) {
+      const worker = idle.shift()!;
+      const task = queue.shift()!;
+      busy.set(worker, task);
+      worker.postMessage(task.job);
+    }
+  };
+  const threads = Array.from({ length: size }, () => {
+    const worker = new Worker(new URL("./worker.js", import.meta.url));
+    worker.on("message", (o: JobOutcome | { warm: true }) => {
+      if ("warm" in o) return;
+      const task = busy.get(worker);
+      busy.delete(worker);
+      idle.push(worker);
+      task?.resolve(o);
+      dispatch();
+    });
+    worker.on("error", (err) => {
+      const task = busy.get(worker);
+      busy.delete(worker);
+      task?.resolve({ ok: false, key: task.job.key, name: task.job.name, error: err.message });
+    });
+    worker.postMessage({ warmUp: true });
+    idle.push(worker);
+    return worker;
+  });
   return {
-    run(jobs, onDone) {
-      const queue = [...jobs];
-      const outcomes: JobOutcome[] = [];
-      return Promise.all(
-        threads.map(
-          (worker) =>
-            new Promise<void>((resolve, reject) => {
-              const next = () => {
-                const job = queue.shift();
-                if (!job) {
-                  worker.off("message", onMessage);
-                  resolve();
-                  return;
-                }
-                worker.postMessage(job);
-              };
-              const onMessage = (o: JobOutcome | { warm: true }) => {
-                if ("warm" in o) return;
-                outcomes.push(o);
-                onDone?.(o);
-                next();
-              };
-              worker.on("message", onMessage);
-              worker.once("error", reject);
-              next();
-            }),
-        ),
-      ).then(() => outcomes);
+    submit(job) {
+      return new Promise<JobOutcome>((resolve) => {
+        queue.push({ job, resolve });
+        dispatch();
+      });
     },
     async close() {
       await Promise.all(threads.map((t) => t.terminate()));

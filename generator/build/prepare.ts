@@ -1,14 +1,16 @@
 /**
- * Reads the registry (ts-morph), checks it against the config schema and
- * writes the generated entry of each module set that needs compiling. Runs on
- * a worker thread while stage A compiles the runtime on the main thread.
+ * Reads the registry (ts-morph), checks it against the config schema, writes
+ * the typed entry of each module set being built (for people and the
+ * type-check test) and makes the jobs of the expression pieces needed (the
+ * feature modules, the data-layer checks). Runs on a worker thread while
+ * stage A compiles the runtime on the main thread.
  */
 import { mkdir, readFile, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { transpileEntry, writeEntry } from "./entry.js";
+import { DEV_CHECKS_PIECE, pieceEntry, writeEntry } from "./entry.js";
 import { readRegistry, type RegistryEntry } from "./registry.js";
-import type { ShapeJob } from "./compile-shape.js";
+import type { PieceJob } from "./compile-piece.js";
 
 export interface PrepareInput {
   root: string;
@@ -17,13 +19,17 @@ export interface PrepareInput {
   compiledRuntime: string;
   /** Module names the config schema offers. */
   moduleNames: string[];
-  /** shape key -> module names and whether the shape carries the non-production checks */
+  /** Module sets being built: their typed entries are written (key -> module names, checks or not). */
   shapes: Array<[string, { modules: string[]; devChecks: boolean }]>;
+  /** Expression pieces to compile: piece key -> a module name or "devChecks". */
+  pieces: Array<[string, string]>;
 }
 
 export interface PrepareOutput {
   diagnostics: Diagnostic[];
-  jobs: ShapeJob[];
+  /** Module names in registry order (the order bundles hand factories to boot). */
+  order: string[];
+  jobs: PieceJob[];
 }
 
 export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput> {
@@ -39,25 +45,27 @@ export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput>
     const names = read.entries.map((e) => e.name);
     for (const name of input.moduleNames) if (!names.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in the config schema but not in runtime-modules/registry.ts`, severity: "error" });
     for (const name of names) if (!input.moduleNames.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in runtime-modules/registry.ts but not in the config schema (ModulesSchema)`, severity: "error" });
-    if (diagnostics.length) return { diagnostics, jobs: [] };
+    if (diagnostics.length) return { diagnostics, order: [], jobs: [] };
     registry = read.entries;
     await mkdir(input.cacheDir, { recursive: true });
     await writeFile(`${registryCache}.tmp-${process.pid}`, JSON.stringify(registry));
     await rename(`${registryCache}.tmp-${process.pid}`, registryCache);
   }
-  const tsMorph = await import("ts-morph");
-  const entriesDir = join(input.cacheDir, "entries");
-  await mkdir(entriesDir, { recursive: true });
-  const bundleConfigTypes = join(input.root, "generator", "config", "bundle-config.ts");
-  const jobs: ShapeJob[] = [];
-  for (const [key, { modules: names, devChecks }] of [...input.shapes].sort(([a], [b]) => a.localeCompare(b))) {
-    const modules = registry.filter((r) => names.includes(r.name));
-    // The typed entry, kept on disk for people and for the type-check test.
-    const entryFile = join(entriesDir, `${key}.ts`);
-    await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules, devChecks }));
-    const compileSource = writeEntry(tsMorph, { runtimeDir: input.compiledRuntime, bundleConfigTypes, entryFile: null, extension: ".js", modules, devChecks });
-    const moduleDirs = Object.fromEntries(modules.map((m) => [m.name, join(input.compiledRuntime, m.from.replace(/\/[^/]+$/, ""))]));
-    jobs.push({ key, entry: transpileEntry(tsMorph, compileSource), moduleDirs, packageRoot: input.root });
+  const jobs: PieceJob[] = [];
+  for (const [key, name] of input.pieces) {
+    const m = registry.find((r) => r.name === name);
+    const entry = name === "devChecks" ? pieceEntry(input.compiledRuntime, DEV_CHECKS_PIECE.from, DEV_CHECKS_PIECE.export) : m ? pieceEntry(input.compiledRuntime, m.from, m.factory) : undefined;
+    if (entry) jobs.push({ key, name, kind: "expression", entry, packageRoot: input.root });
   }
-  return { diagnostics, jobs };
+  if (input.shapes.length) {
+    const tsMorph = await import("ts-morph");
+    const entriesDir = join(input.cacheDir, "entries");
+    await mkdir(entriesDir, { recursive: true });
+    const bundleConfigTypes = join(input.root, "generator", "config", "bundle-config.ts");
+    for (const [key, { modules: names, devChecks }] of input.shapes) {
+      const entryFile = join(entriesDir, `${key}.ts`);
+      await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules: registry.filter((r) => names.includes(r.name)), devChecks }));
+    }
+  }
+  return { diagnostics, order: registry.map((r) => r.name), jobs };
 }

@@ -1,16 +1,16 @@
-/** Worker thread: compiles shapes sent by the pool (see pool.ts). */
+/** Worker thread: compiles pieces sent by the pool (see pool.ts). */
 import { parentPort } from "node:worker_threads";
-import { compileShape, warmUp, type ShapeJob } from "./compile-shape.js";
+import { compilePiece, warmUp, type PieceJob } from "./compile-piece.js";
 
-parentPort?.on("message", async (job: ShapeJob | { warmUp: true }) => {
+parentPort?.on("message", async (job: PieceJob | { warmUp: true }) => {
   if ("warmUp" in job) {
     await warmUp();
     parentPort!.postMessage({ warm: true });
     return;
   }
   try {
-    parentPort!.postMessage({ ok: true, result: await compileShape(job) });
+    parentPort!.postMessage({ ok: true, result: await compilePiece(job) });
   } catch (err) {
-    parentPort!.postMessage({ ok: false, key: job.key, error: (err as Error).message });
+    parentPort!.postMessage({ ok: false, key: job.key, name: job.name, error: (err as Error).message });
   }
 });

@@ -22,7 +22,7 @@ export function summaryTable(result: BuildResult): string {
   const rows: Array<[string, string]> = [
     ["bundles built", String(result.built)],
     ["bundles reused", String(result.reused)],
-    ["module sets compiled", String(result.shapesCompiled)],
+    ["runtime pieces compiled", String(result.piecesCompiled)],
     ["total gzip", formatBytes(gz.reduce((a, b) => a + b, 0))],
     ["median gzip", formatBytes(median(gz))],
     ["largest bundle", largest ? `${largest.env}/${largest.site} ${formatBytes(largest.gzipBytes)} gzip (${formatBytes(largest.bytes)} min)` : "-"],

@@ -99,7 +99,7 @@ describe("the compiler", () => {
     const changed = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
     const rebuilt = changed.bundles.filter((b) => b.status === "built").map((b) => b.site);
     expect(new Set(rebuilt)).toEqual(new Set(["go"]));
-    expect(changed.shapesCompiled).toBe(0);
+    expect(changed.piecesCompiled).toBe(0);
     // Only the current hashed file of each bundle stays.
     for (const env of readdirSync(out).filter((n) => n !== "manifest.json")) {
       for (const site of readdirSync(join(out, env))) expect(readdirSync(join(out, env, site)).length).toBe(2);
