@@ -127,6 +127,16 @@ describe("the page view", () => {
     expect(body.meta.queueTimeMillis).toBeGreaterThanOrEqual(0);
   });
 
+  it("placeContext carries the visitor's IANA time zone and offset (Temporal.Now.timeZoneId() in Chromium: no Intl start-up on the main thread)", async () => {
+    h.web.edge.handler = konductor();
+    const tab = await h.browser.openPage(labUrl("/zone"), { consentGroups: CONSENT.performance, timezoneId: "America/Denver" });
+    const [view] = await until(events, (e) => e.length >= 1);
+    const offset = await tab.page.evaluate(() => new Date().getTimezoneOffset());
+    expect((view.json as any).events[0].xdm.placeContext).toMatchObject({ ianaTimezone: "America/Denver", localTimezoneOffset: offset });
+    expect([360, 420]).toContain(offset); // MDT or MST
+    expect(await tab.page.evaluate(() => typeof (globalThis as any).Temporal?.Now?.timeZoneId)).toBe("function");
+  });
+
   it("cookies from state:store land on the apex domain (path /, SameSite None, Secure); the cluster cookie becomes the location hint", async () => {
     h.web.edge.handler = konductor();
     const tab = await h.browser.openPage(labUrl("/cookies"), { consentGroups: CONSENT.performance });

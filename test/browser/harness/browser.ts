@@ -46,6 +46,8 @@ export interface OpenPageOptions {
   initScripts?: string[];
   /** Navigation milestone to await (default "load"). */
   waitUntil?: "load" | "domcontentloaded" | "commit";
+  /** The browser context's IANA time zone (default: the machine's). */
+  timezoneId?: string;
 }
 
 export interface ConsoleEntry {
@@ -133,7 +135,7 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">):
   };
 
   async function newTestPage(options: OpenPageOptions): Promise<TestPage> {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, serviceWorkers: "block" });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, serviceWorkers: "block", ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
     // The running test's marker (HttpOnly: no page script sees it): what this context sends after the test ended is a stray.
     await context.addCookies([{ name: web.marker.name, value: web.marker.value, domain: ".kiwi.example", path: "/", secure: true, httpOnly: true, sameSite: "None" }]);
     await context.addInitScript([BASE_INIT, optionsInit(options), ...(options.initScripts ?? [])].filter(Boolean).join("\n;\n"));

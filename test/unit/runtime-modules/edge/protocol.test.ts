@@ -207,6 +207,23 @@ describe("thirdPartyBrowser", () => {
 });
 
 describe("ianaTimezone", () => {
+  it("Temporal.Now.timeZoneId() when the browser has it: no Intl, no storage", () => {
+    const storage = { getItem: vi.fn(), setItem: vi.fn() } as unknown as Storage;
+    const intl = vi.spyOn(Intl, "DateTimeFormat");
+    try {
+      expect(ianaTimezone(new Date(), storage, { Now: { timeZoneId: () => "Europe/Berlin" } })).toBe("Europe/Berlin");
+      expect(intl).not.toHaveBeenCalled();
+      expect(storage.getItem).not.toHaveBeenCalled();
+    } finally {
+      intl.mockRestore();
+    }
+  });
+
+  it("a Temporal without Now.timeZoneId, or one that throws or answers empty: Intl as without it", () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    for (const temporal of [{}, { Now: {} }, { Now: { timeZoneId: () => "" } }, { Now: { timeZoneId: (): string => { throw new Error("no") } } }]) expect(ianaTimezone(new Date(), undefined, temporal)).toBe(zone);
+  });
+
   it("Intl once, then the stored answer while Date shows the same offset and zone name", () => {
     const store = new Map<string, string>();
     const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) } as unknown as Storage;
