@@ -166,7 +166,8 @@ export function encodeHistory(h: TrafficHistory): string {
 /** The history from the session cookie; anything malformed reads as empty. Entries are cleaned as on writing. */
 export function decodeHistory(json: string | undefined): TrafficHistory {
   try {
-    const o = JSON.parse(json || "");
+    // No cookie (a first visit) reads as {}: JSON.parse("") would throw, and a thrown error costs main-thread time.
+    const o = json ? JSON.parse(json) : {};
     const list = (a: unknown) => (Array.isArray(a) ? fit(a.filter((x) => typeof x === "string" && !!entry(x)).map(entry)) : []);
     const text = (s: unknown) => (typeof s === "string" && entry(s)) || undefined;
     const h: TrafficHistory = { channels: list(o.channels), campaigns: list(o.campaigns), t: typeof o.t === "number" && isFinite(o.t) ? o.t : 0 };
