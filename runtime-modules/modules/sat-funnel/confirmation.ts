@@ -17,7 +17,7 @@ const SEPARATOR = "~";
 /** What the `confirmationStep` value says: the first time this order is confirmed, a repeat, or no confirmation step here. */
 export type ConfirmationStep = "first" | "repeat" | "";
 
-/** An order's key: the order kind (the purchase id prefix, or "payment" on the payment confirmation page) and its id, without the separator. */
+/** An order's key: the order kind (its purchase id prefix; sr on the payment confirmation page, a SAT registration) and its id, without the separator. */
 export function confirmationKey(kind: string, id: string): string {
   return (kind + "|" + id).split(SEPARATOR).join("");
 }

@@ -26,7 +26,7 @@ import { changeStepPage, readChangeSteps, writeChangeSteps } from "./funnel-sess
 import { photoStateText, purchaseVariables, registrationVariables } from "./funnel-variables";
 import { NOT_A_FUNNEL_PAGE, ORDER_ALREADY_COUNTED } from "./messages";
 import { currentPath, text } from "./page-path";
-import { completedOrder, newregFeatures, type NewregFeatureType } from "./orders";
+import { completedOrder, newregFeatures, PURCHASE_ID_PREFIXES, type NewregFeatureType } from "./orders";
 import { funnelStep, satRegistrationData, type FunnelStep, type SatRegistrationInput } from "./registration-data";
 
 /** Interaction type of the funnel's own events (widget, seat hold, photo, fee waiver, dashboard, steps); also the module's marker in registry.ts. */
@@ -252,7 +252,8 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
   values.provide("confirmationStep", (): ConfirmationStep => {
     if (!isPaymentConfirmation(path())) return "";
     const id = text(dataLayer.get("order.id"));
-    return !id || firstConfirmation("payment", id) ? "first" : "repeat";
+    // A SAT registration's order: the same key as its order-complete purchase (sr), so the two count it once between them.
+    return !id || firstConfirmation(PURCHASE_ID_PREFIXES.satRegistration, id) ? "first" : "repeat";
   });
   dataLayer.on((push, event) => {
     // The data-layer events the funnel listens to (docs/modules.md).

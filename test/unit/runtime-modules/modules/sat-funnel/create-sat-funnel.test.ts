@@ -182,6 +182,17 @@ describe("createSatFunnel: a new registration through to order-complete", () => 
     expect(jar.get("kiwi_confirmation")!.value).toBe("sr|W7~sr|W8");
   });
 
+  it("the payment confirmation page and order-complete count a SAT registration once between them (the same order id)", async () => {
+    const jar: CookieJar = new Map();
+    const payment = await started(setup(REG + "/register/paymentConfirmation", {}, { cookieJar: jar, preload: [{ order: { id: "W11" } }] }));
+    expect(payment.values.get("confirmationStep")).toBe("first");
+    vi.unstubAllGlobals();
+    const complete = await started(setup(REG + "/register/order/complete", {}, { cookieJar: jar }));
+    complete.push(step("order-complete", { orderId: "W11" }));
+    expect(complete.events("commerce.purchases")).toEqual([]);
+    expect(jar.get("kiwi_confirmation")!.value).toBe("sr|W11");
+  });
+
   it("the confirmation-step cookie waits for performance consent: not written before it, written when it comes", async () => {
     const jar: CookieJar = new Map();
     const h = await started(setup(REG + "/register/order/complete", {}, { cookieJar: jar, performance: false }));
