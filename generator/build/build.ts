@@ -41,7 +41,7 @@ export interface Manifest {
 export interface BundleReport extends ManifestEntry {
   status: "built" | "reused";
   budgetGzipBytes: number;
-  /** Minified bytes per piece: core, each feature module, devChecks (non-production), config. */
+  /** Minified bytes (UTF-8) per piece: core (with the factories object's keys), each feature module, devChecks (non-production), config; they add up to `bytes`. */
   moduleBytes: Record<string, number>;
   moduleSources: Record<string, string>;
 }
@@ -131,11 +131,13 @@ export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: strin
   const config = inlineConfig(bundle.config);
   const values: Record<string, string> = { [CONFIG_TOKEN]: config, [MODULES_TOKEN]: factories, [DEV_CHECKS_TOKEN]: checks };
   const code = core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}`, "g"), (token) => values[token]);
-  const moduleBytes: Record<string, number> = { core: core.length - CONFIG_TOKEN.length - MODULES_TOKEN.length - DEV_CHECKS_TOKEN.length + factories.length - modules.reduce((n, m) => n + set.pieces.get(m)!.code.length, 0) };
-  for (const m of modules) moduleBytes[m] = set.pieces.get(m)!.code.length;
-  if (hasDevChecks(bundle)) moduleBytes.devChecks = checks.length;
-  moduleBytes.config = config.length;
-  return { code, moduleBytes };
+  // UTF-8 bytes, as served: the rows add up to the bundle's size.
+  const size = (text: string) => Buffer.byteLength(text);
+  const moduleBytes: Record<string, number> = {};
+  for (const m of modules) moduleBytes[m] = size(set.pieces.get(m)!.code);
+  if (hasDevChecks(bundle)) moduleBytes.devChecks = size(checks);
+  moduleBytes.config = size(config);
+  return { code, moduleBytes: { core: size(code) - Object.values(moduleBytes).reduce((a, b) => a + b, 0), ...moduleBytes } };
 }
 
 const gzipAsync = promisify(gzip);

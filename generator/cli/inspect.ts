@@ -1,5 +1,5 @@
 /** `sitetags inspect SITE --env ENV`: modules in a bundle, why, and their bytes. */
-import { build, MODULE_NAMES } from "../build/build.js";
+import { build, hasDevChecks, MODULE_NAMES } from "../build/build.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatBytes, table } from "./format.js";
 
@@ -21,13 +21,19 @@ export async function inspectBundle(options: { site: string; env: string; sitesD
   if (!result.ok || !report) return { ok: false, exitCode: result.exitCode || 3, diagnostics: result.diagnostics };
   const resolved = result.catalogue!.bundles.find((b) => b.site === options.site && b.env === options.env)!;
   const modules: InspectData["modules"] = [
-    { name: "core", included: true, why: "always: boot, host check, logger, consent gate", bytes: report.moduleBytes.core ?? 0 },
+    { name: "core", included: true, why: "always: boot, host check, logger, consent, identity, rules, tracking, the Edge client", bytes: report.moduleBytes.core ?? 0 },
     ...MODULE_NAMES.map((name) => ({
       name,
       included: report.modules.includes(name),
       why: report.modules.includes(name) ? `enabled at ${report.moduleSources[name] ?? "?"}` : "not enabled for this site and environment",
       bytes: report.moduleBytes[name] ?? 0,
     })),
+    {
+      name: "devChecks",
+      included: hasDevChecks(resolved),
+      why: hasDevChecks(resolved) ? "non-production: data-layer pushes are checked against their documented shapes" : "production bundles skip the data-layer checks",
+      bytes: report.moduleBytes.devChecks ?? 0,
+    },
     { name: "config", included: true, why: "this site x environment's settings, inlined as data", bytes: report.moduleBytes.config ?? 0 },
   ];
   const data: InspectData = {

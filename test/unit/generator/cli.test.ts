@@ -91,6 +91,14 @@ describe("the sitetags CLI", () => {
     const go = JSON.parse(cli(["inspect", "go", "--env", "prod", "--json", "--cache", cache]).stdout);
     expect(go.modules.find((m: { name: string }) => m.name === "chat")).toMatchObject({ included: false, bytes: 0 });
     expect(go.modules.find((m: { name: string }) => m.name === "core").bytes).toBeGreaterThan(1000);
+    // The rows add up to the bundle: core, the modules, the checks (outside production), the config.
+    const sum = (d: { modules: Array<{ bytes: number }> }) => d.modules.reduce((n, m) => n + m.bytes, 0);
+    expect(sum(go)).toBe(go.bytes);
+    expect(go.modules.find((m: { name: string }) => m.name === "devChecks")).toMatchObject({ included: false, bytes: 0 });
+    const qa = JSON.parse(cli(["inspect", "satreg", "--env", "qa", "--json", "--cache", cache]).stdout);
+    expect(qa.modules.find((m: { name: string }) => m.name === "devChecks")).toMatchObject({ included: true, bytes: expect.any(Number) });
+    expect(qa.modules.find((m: { name: string }) => m.name === "devChecks").bytes).toBeGreaterThan(1000);
+    expect(sum(qa)).toBe(qa.bytes);
   });
 
   it("schema: writes the JSON Schema every site file names in its first line", () => {
