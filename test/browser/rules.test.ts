@@ -257,7 +257,7 @@ describe("every event type, condition and action (a lab site)", () => {
   });
 
   it('element appears ("polling per the spec\'s element wait"), direct call, timer', async () => {
-    const tab = await h.browser.openPage(labUrl(), { consentGroups: CONSENT.performance, initScripts: ["setTimeout(function(){ var d=document.createElement('div'); d.id='late-banner'; document.body.appendChild(d); }, 400)"] });
+    const tab = await h.browser.openPage(labUrl(), { consentGroups: CONSENT.performance, initScripts: ["document.addEventListener('DOMContentLoaded', function(){ setTimeout(function(){ var d=document.createElement('div'); d.id='late-banner'; document.body.appendChild(d); }, 400); })"] });
     await tab.page.evaluate(() => (window as any).sitetags.track("scoreShown", { id: 1 }));
     const until = Date.now() + 8000;
     while (!["lab.directCall", "lab.timer", "lab.elementExists"].every((t) => types().includes(t)) && Date.now() < until) await settle(50);
