@@ -112,7 +112,7 @@ function piecesOf(bundle: ResolvedBundle): string[] {
   return ["core", ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
 }
 
-/** The manifest of the piece cache: the registry order of modules, per runtime hash. */
+/** The compiled pieces by name, and the registry order in which a bundle hands its modules to boot. */
 interface PieceSet {
   order: string[];
   pieces: Map<string, PieceResult>;
@@ -123,7 +123,7 @@ interface PieceSet {
  * JSON, the object of the bundle's module pieces (registry order) and the
  * checks piece or `void 0`. Also the minified bytes of each piece in it.
  */
-export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
+function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
   const core = set.pieces.get("core")!.code;
   const modules = set.order.filter((m) => bundle.modules.includes(m));
   const factories = `{${modules.map((m) => `${m}:${set.pieces.get(m)!.code}`).join(",")}}`;

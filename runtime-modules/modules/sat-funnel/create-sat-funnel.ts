@@ -1,7 +1,7 @@
 import type { SatFunnelModuleConfig } from "../../../generator/config/schemas/feature-modules.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { errorText } from "../../core/log";
-import { MODULE_FAILED, REQUIRED_DATA_MISSING } from "../../core/messages";
+import { REQUIRED_DATA_MISSING } from "../../core/messages";
+import { moduleEventListener } from "../../core/module-events";
 import { nextChangeSteps, type ChangeStep } from "./change-steps";
 import { toYyyymmdd } from "./dates";
 import { funnelErrorCode, isPaymentConfirmation, isPaymentPage } from "./errors";
@@ -255,24 +255,18 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     // A SAT registration's order: the same key as its order-complete purchase (sr), so the two count it once between them.
     return !id || firstConfirmation(PURCHASE_ID_PREFIXES.satRegistration, id) ? "first" : "repeat";
   });
-  dataLayer.on((push, event) => {
-    // The data-layer events the funnel listens to (docs/modules.md).
-    const handle =
-      event === "registration-step" ? onStep
-      : event === "funnel-widget" ? onWidget
-      : event === "seat-hold" ? onSeatHold
-      : event === "photo-step" ? onPhoto
-      : event === "fee-waiver" ? onFeeWaiver
-      : event === "dashboard" ? onDashboard
-      : event === "application-error" ? onError
-      : null;
-    if (!handle) return;
-    try {
-      handle(push);
-    } catch (e) {
-      log.error(MODULE_FAILED, { module: MODULE, event, error: errorText(e) });
-    }
-  });
+  // The data-layer events the funnel listens to (docs/modules.md).
+  dataLayer.on(
+    moduleEventListener(log, MODULE, {
+      "registration-step": onStep,
+      "funnel-widget": onWidget,
+      "seat-hold": onSeatHold,
+      "photo-step": onPhoto,
+      "fee-waiver": onFeeWaiver,
+      dashboard: onDashboard,
+      "application-error": onError,
+    }),
+  );
 
   return {
     commands: {

@@ -1,7 +1,6 @@
 import type { ScoreViewsModuleConfig } from "../../../generator/config/schemas/feature-modules.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { errorText } from "../../core/log";
-import { MODULE_FAILED } from "../../core/messages";
+import { moduleEventListener } from "../../core/module-events";
 import { currentPath } from "../sat-funnel/page-path";
 import { scoreViewPageType, type ScoreViewPageType } from "./page-type";
 import { scoreViewName, scoreViewVariables } from "./score-variables";
@@ -49,14 +48,7 @@ export function createScoreViews(services: ModuleServices<ScoreViewsModuleConfig
     return result.events.length;
   }
 
-  dataLayer.on((push, event) => {
-    if (event !== SCORE_VIEW_PUSH) return;
-    try {
-      track(push.scores, push.pageCode);
-    } catch (e) {
-      log.error(MODULE_FAILED, { module: MODULE, error: errorText(e) });
-    }
-  });
+  dataLayer.on(moduleEventListener(log, MODULE, { [SCORE_VIEW_PUSH]: (push) => void track(push.scores, push.pageCode) }));
 
   return {
     commands: {

@@ -1,7 +1,7 @@
 import type { TestOrdersModuleConfig } from "../../../generator/config/schemas/feature-modules.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { errorText } from "../../core/log";
-import { MODULE_FAILED, REQUIRED_DATA_MISSING } from "../../core/messages";
+import { REQUIRED_DATA_MISSING } from "../../core/messages";
+import { moduleEventListener } from "../../core/module-events";
 import { text } from "../sat-funnel/page-path";
 import { testAdminSummary, type TestAdminSummary } from "./admins";
 import { testAdminSummaryVariables, testOrderVariables } from "./order-variables";
@@ -57,15 +57,7 @@ export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig
     analytics.event({ name: "test admin summary:" + (result.summary.aiCode || "unknown"), eventType: TEST_ORDER_EVENT_TYPE, linkType: "other", variables: testAdminSummaryVariables(result.summary) });
   }
 
-  dataLayer.on((push, event) => {
-    const handle = event === TEST_ORDER_PUSHES.order ? onOrder : event === TEST_ORDER_PUSHES.summary ? onSummary : null;
-    if (!handle) return;
-    try {
-      handle(push);
-    } catch (e) {
-      log.error(MODULE_FAILED, { module: MODULE, event, error: errorText(e) });
-    }
-  });
+  dataLayer.on(moduleEventListener(log, MODULE, { [TEST_ORDER_PUSHES.order]: onOrder, [TEST_ORDER_PUSHES.summary]: onSummary }));
 
   return {
     commands: {
