@@ -10,6 +10,11 @@ if (!existsSync(fileURLToPath(entry))) {
   process.exit(2);
 }
 const { main } = await import(entry.href);
-// Exit explicitly: a failed TypeScript compile can leave the compiler's file
-// watchers open. Writes to stdout/stderr are synchronous on Linux pipes and files.
-process.exit(await main(process.argv.slice(2)));
+// Exit explicitly (a failed TypeScript compile can leave the compiler's file
+// watchers open), but only once stdout and stderr are flushed: a pipe whose
+// reader is slower than us (`sitetags build --json | jq`) takes 64 KB at a
+// time, and exiting earlier would cut the JSON short.
+const code = await main(process.argv.slice(2));
+const flushed = (stream) => new Promise((resolve) => (stream.writableLength === 0 ? resolve() : stream.write("", resolve)));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

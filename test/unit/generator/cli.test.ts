@@ -57,6 +57,19 @@ describe("the sitetags CLI", () => {
     expect(parsed.diagnostics[1]).toMatchObject({ code: "CONFIG_UNKNOWN_KEY", path: "spaa", column: 1 });
   });
 
+  it("--json output larger than a pipe's buffer reaches a slow reader whole (the CLI exits only once stdout is flushed)", () => {
+    const dir = copyCatalogue();
+    for (const name of readdirSync(dir).filter((n) => n.endsWith(".yaml") && !n.startsWith("_"))) {
+      const extra = Array.from({ length: 12 }, (_, i) => `unknownKey${i}: ${i}`).join("\n");
+      writeFileSync(join(dir, name), `${readFileSync(join(dir, name), "utf8")}\n${extra}\n`);
+    }
+    // The reader sleeps first, so the 64 KB pipe buffer fills while the CLI is still writing.
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${BIN}" validate --json --sites "${dir}" | (sleep 0.5; cat)`], { encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(r.stdout.length).toBeGreaterThan(65_536);
+    const parsed = JSON.parse(r.stdout) as { diagnostics: Array<{ code: string }> };
+    expect(parsed.diagnostics.filter((d) => d.code === "CONFIG_UNKNOWN_KEY").length).toBeGreaterThanOrEqual(12 * 50);
+  });
+
   it("wrong usage exits 2", () => {
     expect(cli(["frobnicate"]).code).toBe(2);
     expect(cli([]).code).toBe(2);
