@@ -1,6 +1,7 @@
 /**
  * Stage A: compiles runtime-modules/ once (per runtime source hash) with
- * rollup and @rollup/plugin-typescript to ES modules in the cache. Transpile
+ * rollup and @rollup/plugin-typescript to ES modules in the cache, without
+ * tree-shaking (stage B shakes each piece). Transpile
  * only (noCheck, no lib or import resolution beyond the sources): the types
  * are checked by `npm run typecheck`, part of `npm test`, so the build stays
  * fast. Syntax errors still fail the build with file:line:col.
@@ -10,6 +11,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { codeFrame } from "../diagnostics/diagnostic.js";
 import { join, relative } from "node:path";
+import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 
 function runtimeSources(dir: string, out: string[] = []): string[] {
@@ -31,8 +33,10 @@ export interface RuntimeCompileOptions {
 export async function compileRuntime(options: RuntimeCompileOptions): Promise<Diagnostic[]> {
   if (existsSync(join(options.outDir, "core", "boot.js"))) return [];
   const { rollup } = await import("rollup");
-  const pluginModule = (await import("@rollup/plugin-typescript")) as unknown as { default: (options: Record<string, unknown>) => import("rollup").Plugin };
-  const typescript = pluginModule.default;
+  // The plugin's CommonJS build, through require: it requires TypeScript as
+  // CommonJS too. Imported as ESM, Node first scans all of typescript.js
+  // (9 MB) for its named exports, about 0.3 s of a cold build.
+  const typescript = createRequire(import.meta.url)("@rollup/plugin-typescript") as (options: Record<string, unknown>) => import("rollup").Plugin;
   const diagnostics: Diagnostic[] = [];
   // Every runtime source is an input (the registry itself is metadata, never bundled).
   const input: Record<string, string> = {};
@@ -64,6 +68,8 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
     bundle = await rollup({
       input,
       plugins: [typescript({ tsconfig: join(options.root, "tsconfig.runtime.json"), noEmitOnError: true, outputToFilesystem: false, compilerOptions: { declaration: false, sourceMap: false, noCheck: true, noResolve: true, lib: ["es5"], types: [] } })],
+      // No tree-shaking here: stage B tree-shakes each piece; shaking every file now would be done twice.
+      treeshake: false,
       // Bare imports (browser packages such as web-vitals) stay imports here; stage B resolves them.
       external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
       onwarn(warning) {

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DEV_CHECKS_PIECE, pieceEntry, writeEntry } from "./entry.js";
-import { readRegistry, type RegistryEntry } from "./registry.js";
+import { loadTsMorph, readRegistry, type RegistryEntry } from "./registry.js";
 import type { PieceJob } from "./compile-piece.js";
 
 export interface PrepareInput {
@@ -58,7 +58,7 @@ export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput>
     if (entry) jobs.push({ key, name, kind: "expression", entry, packageRoot: input.root });
   }
   if (input.shapes.length) {
-    const tsMorph = await import("ts-morph");
+    const tsMorph = loadTsMorph();
     const entriesDir = join(input.cacheDir, "entries");
     await mkdir(entriesDir, { recursive: true });
     const bundleConfigTypes = join(input.root, "generator", "config", "bundle-config.ts");
