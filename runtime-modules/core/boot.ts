@@ -5,7 +5,7 @@ import { isAuthorizedHost } from "./authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
 import { startTracking } from "../tracking/start-tracking";
-import { createCookies } from "./cookies";
+import { createCookieJar, createCookies } from "./cookies";
 import { readDebugMode } from "./debug-switch";
 import { detectEnvironment } from "./environment";
 import { findNonce, createLoadScript } from "./load-script";
@@ -50,6 +50,7 @@ export function boot(config: BundleConfig, factories: Factories, options: BootOp
 function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, validatePush?: PushValidator): void {
   const monitor = createMonitor(win);
   const log = createLogger(monitor, readDebugMode(win));
+  let release: (() => void) | undefined;
   try {
     const doc = win.document;
     const loc = win.location;
@@ -91,7 +92,10 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
     monitor.emit("boot", { version: VERSION, site: config.site.code, env, bundleEnv: config.env });
 
-    const cookies = createCookies(doc, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
+    // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar).
+    const jar = createCookieJar(doc);
+    release = jar.hold();
+    const cookies = createCookies(jar, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
     const loadScript = createLoadScript(doc, findNonce(doc));
     let identity: Identity | undefined;
     const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
@@ -102,7 +106,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
-    const analytics = createAnalytics({ config, consent, cookies, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    const analytics = createAnalytics({ config, consent, cookies, cookieJar: jar, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
     const services: Omit<ModuleServices<unknown>, "config"> = { bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {
@@ -153,15 +157,21 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const early: Array<[string, unknown]> = [];
     track = (name, detail) => void early.push([name, detail]);
     startup.then(() => {
+      // The first page view and the early events: one snapshot of document.cookie too.
+      const done = jar.hold();
       try {
         track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView, consent });
         for (const [name, detail] of early.splice(0)) track(name, detail);
       } catch (e) {
         log.error(BOOT_FAILED, errorText(e));
+      } finally {
+        done();
       }
     });
   } catch (e) {
     log.error(BOOT_FAILED, errorText(e));
+  } finally {
+    if (release) release();
   }
 }
 

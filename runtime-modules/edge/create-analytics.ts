@@ -40,6 +40,8 @@ export interface AnalyticsDeps {
   random?: () => number;
   /** Writes destination cookies (activation:push); without it they are not written. */
   cookies?: Cookies;
+  /** Where document.cookie is read and written (boot's cookie jar); the document itself without it. */
+  cookieJar?: { cookie: string };
 }
 
 /** The gate's tag code of destination cookies (a marketing tag: segments other tags read). */
@@ -108,7 +110,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   let demdexFailed = false;
   let keepaliveBytes = 0;
 
-  const cookies = () => readCookies(doc.cookie);
+  const jar = deps.cookieJar || doc;
+  const cookies = () => readCookies(jar.cookie);
   const hasIdentity = () => !!cookies()[IDENTITY];
   /** The ECID of the legacy cookies (s_ecid, then AMCV_{orgId}). */
   const legacy = (c: Record<string, string>) => legacyEcid(c.s_ecid || c[AMCV]);
@@ -194,10 +197,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     const now = Date.now();
     for (const handle of parsed.handle) {
       for (const item of (handle && handle.payload) || []) {
-        if (handle.type === "state:store") doc.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
+        if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
         else if (handle.type === "activation:push") destination(item);
         else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(cookies()) !== item.id) {
-          doc.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, 390 * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
+          jar.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, 390 * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
         }
       }
     }

@@ -185,6 +185,30 @@ describe("bundles run under a Content-Security-Policy without 'unsafe-eval', and
   });
 });
 
+describe("Every millisecond counts on students' pages: boot reads document.cookie once", () => {
+  it("boot's cookie reads (sign-in session and token, consent, identity) share one snapshot of document.cookie, each read being a round trip to the browser's network service", async () => {
+    // Counts document.cookie reads, and notes the count at each runtime monitor event.
+    const countReads = `(() => {
+      const d = Object.getOwnPropertyDescriptor(Document.prototype, "cookie");
+      window.__cookieReads = 0;
+      window.__cookieWrites = 0;
+      window.__readsAt = [];
+      Object.defineProperty(Document.prototype, "cookie", { configurable: true, get() { window.__cookieReads++; return d.get.call(this); }, set(v) { window.__cookieWrites++; d.set.call(this, v); } });
+      (window.__sitetagsMonitors = window.__sitetagsMonitors || []).push((e) => window.__readsAt.push([e.type, window.__cookieReads, window.__cookieWrites]));
+    })();`;
+    const url = h.web.page("https://clep-qa.kiwi.example/contact-us/", { bundle: b.clepQa });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.all, initScripts: [countReads] });
+    expect(await sitetagsOf(tab)).toMatchObject({ site: "clep", env: "qa", modules: ["chat", "survey"] });
+    const readsAt = await tab.page.evaluate(() => (window as any).__readsAt as Array<[string, number, number]>);
+    // The modules start at the end of boot's synchronous part, after identity, consent and the Edge client:
+    // by then one read, and one more after each cookie boot wrote (a write drops the snapshot).
+    const atModules = readsAt.filter(([type]) => type === "module");
+    expect(atModules).toHaveLength(2);
+    for (const [, reads, writes] of atModules) expect(reads).toBe(1 + writes);
+    expect(atModules[0][2]).toBeGreaterThanOrEqual(1); // a new visitor: the lifetime cookie
+  });
+});
+
 describe("A bundle never throws into the page", () => {
   it("a tag whose third-party script answers 500: logged (script embedding failed), no page error, later page scripts run", async () => {
     h.web.script(CHAT_QA, { status: 500 });

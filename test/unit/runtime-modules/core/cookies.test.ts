@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cookieDomain, cookieString, createCookies, readCookie } from "../../../../runtime-modules/core/cookies";
+import { cookieDomain, cookieString, createCookieJar, createCookies, readCookie } from "../../../../runtime-modules/core/cookies";
 import { fakePage } from "../helpers/fake-page";
 
 const site = { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" };
@@ -55,5 +55,54 @@ describe("createCookies", () => {
     cookies.remove("session");
     expect(cookies.get("session")).toBeUndefined();
     expect(page.cookieWrites[1]).toBe("session=; path=/; domain=kiwi.example; max-age=0; SameSite=Lax; Secure");
+  });
+});
+
+describe("createCookieJar: document.cookie read once per held section", () => {
+  /** A document whose cookie reads are counted. */
+  function countingDoc(initial: string) {
+    const doc = {
+      text: initial,
+      reads: 0,
+      writes: [] as string[],
+      get cookie() {
+        doc.reads++;
+        return doc.text;
+      },
+      set cookie(v: string) {
+        doc.writes.push(v);
+        doc.text = `${doc.text}; ${v.split(";")[0]}`;
+      },
+    };
+    return doc;
+  }
+
+  it("unheld, every read goes to document.cookie (a cookie the page writes is seen at once)", () => {
+    const doc = countingDoc("a=1");
+    const jar = createCookieJar(doc);
+    expect(jar.cookie).toBe("a=1");
+    doc.text = "a=2";
+    expect(jar.cookie).toBe("a=2");
+    expect(doc.reads).toBe(2);
+  });
+
+  it("held, reads share one snapshot; a write through the jar drops it; the end of the outermost hold drops it", () => {
+    const doc = countingDoc("a=1");
+    const jar = createCookieJar(doc);
+    const cookies = createCookies(jar, site);
+    const release = jar.hold();
+    expect([cookies.get("a"), cookies.get("a"), jar.cookie]).toEqual(["1", "1", "a=1"]);
+    expect(doc.reads).toBe(1);
+    cookies.set("b", "2");
+    expect(doc.writes).toEqual(["b=2; path=/; domain=kiwi.example; SameSite=Lax; Secure"]);
+    expect(cookies.get("b")).toBe("2");
+    expect(doc.reads).toBe(2);
+    const inner = jar.hold();
+    inner();
+    doc.text = "a=changed";
+    expect(cookies.get("a")).toBe("1");
+    release();
+    expect(cookies.get("a")).toBe("changed");
+    expect(doc.reads).toBe(3);
   });
 });
