@@ -29,9 +29,9 @@ export function loadTsMorph(): typeof import("ts-morph") {
 
 /**
  * Whether a file exports `name`, read from its syntax alone: an exported
- * function, class or const of that name, or an `export { x as name }`. (The
- * type checker would also follow re-exports, but creating it costs 0.4 s of a
- * cold build; factories are declared where the registry points.)
+ * function, class or const of that name, or `name` in an export list
+ * (`export { x as name }`, `export { name } from "./y"`). `export *` is not
+ * followed: that would take the type checker, 0.4 s of a cold build.
  */
 function exportsName(source: SourceFile, name: string): boolean {
   if (source.getFunction(name)?.hasExportKeyword()) return true;

@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../core/types";
 import { EVENT_SHAPES, type FieldType, type Fields } from "./shapes";
+import { isObject } from "../core/is-object";
 
 /** "is required": a required field is missing (or undefined). */
 export const IS_REQUIRED = "is required";
@@ -62,10 +63,6 @@ export function closestName(name: string, names: readonly string[]): string | un
     }
   }
   return best;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function isList(type: FieldType): type is readonly [Fields] {

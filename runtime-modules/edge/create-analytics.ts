@@ -18,7 +18,6 @@ import {
   cookieText,
   edgeUrl,
   fnv1a32Hex,
-  isObj,
   legacyEcid,
   mergeDeep,
   readCookies,
@@ -26,6 +25,7 @@ import {
   retryDelay,
   thirdPartyBrowser,
 } from "./protocol";
+import { isObject } from "../core/is-object";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
@@ -180,7 +180,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
    */
   function destination(item: Obj): void {
     const spec = item.type === "cookie" && item.spec;
-    if (!isObj(spec) || typeof spec.name !== "string" || !spec.name || !deps.cookies) return;
+    if (!isObject(spec) || typeof spec.name !== "string" || !spec.name || !deps.cookies) return;
     const d = deps.consent.decide(DESTINATION_COOKIES_TAG, "marketing");
     monitor.emit("tag", { tag: DESTINATION_COOKIES_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
     if (!d.allowed) return;
@@ -314,7 +314,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       event.xdm = content.xdm;
       event.data = content.data;
     }
-    for (const k of ["xdm", "data"]) if (!isObj(event[k]) || !Object.keys(event[k]).length) delete event[k];
+    for (const k of ["xdm", "data"]) if (!isObject(event[k]) || !Object.keys(event[k]).length) delete event[k];
     return true;
   }
 

@@ -6,6 +6,7 @@
  */
 import type { PageInfo } from "../core/types";
 import { serverResponded } from "../core/messages";
+import { isObject } from "../core/is-object";
 
 export type Obj = Record<string, any>;
 
@@ -24,15 +25,11 @@ export function edgeUrl(host: string, basePath: string, locationHint: string | u
   return "https://" + host + "/" + basePath + (locationHint ? "/" + locationHint : "") + "/v1/" + action + "?configId=" + configId + "&requestId=" + requestId;
 }
 
-export function isObj(v: unknown): v is Obj {
-  return !!v && typeof v === "object" && !Array.isArray(v);
-}
-
 /** Merges source into target (objects key by key, anything else replaced); returns target. */
 export function mergeDeep(target: Obj, source: Obj | undefined): Obj {
   for (const k in source) {
     const v = source[k];
-    target[k] = isObj(v) && isObj(target[k]) ? mergeDeep(target[k], v) : v;
+    target[k] = isObject(v) && isObject(target[k]) ? mergeDeep(target[k], v) : v;
   }
   return target;
 }
@@ -42,7 +39,7 @@ export function cleanOverrides(source: Obj | undefined): Obj | undefined {
   let out: Obj | undefined;
   for (const k in source) {
     let v = source[k];
-    if (isObj(v)) v = cleanOverrides(v);
+    if (isObject(v)) v = cleanOverrides(v);
     else if (v == null || v === "" || (Array.isArray(v) && !v.length) || (k === "enabled" && v === true) || typeof v === "function") v = undefined;
     if (v !== undefined) (out || (out = {}))[k] = v;
   }

@@ -1,6 +1,7 @@
 import type { Logger, Monitor } from "../core/types";
 import { DATA_LAYER_INVALID_PUSH, DATA_LAYER_LISTENER_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
+import { isObject } from "../core/is-object";
 
 export type Push = Record<string, unknown>;
 
@@ -19,10 +20,6 @@ export interface DataLayer {
   /** Processes the pushes made before the bundle loaded, in order, then every later push as it comes. */
   start(): void;
   push(item: Push): void;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Deep merge into target: objects merge, everything else (lists too) replaces. */

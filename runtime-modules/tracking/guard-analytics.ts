@@ -1,5 +1,6 @@
 import type { Analytics } from "../core/types";
 import { redactUrl, safeUrl, trackingAllowed } from "../analytics/redact";
+import { isObject } from "../core/is-object";
 
 type Xdm = Record<string, unknown>;
 type Obj = Record<string, unknown>;
@@ -19,7 +20,7 @@ export interface GuardDeps {
 }
 
 function obj(v: unknown): Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {};
+  return isObject(v) ? v : {};
 }
 
 /** Every value redacted (a variable may hold an address a rule read from the page). */

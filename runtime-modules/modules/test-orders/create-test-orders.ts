@@ -6,6 +6,7 @@ import { text } from "../sat-funnel/page-path";
 import { testAdminSummary, type TestAdminSummary } from "./admins";
 import { testAdminSummaryVariables, testOrderVariables } from "./order-variables";
 import { testOrder, type TestOrder, type TestOrderTestInput } from "./orders";
+import { isObject } from "../../core/is-object";
 
 /** Interaction type of test orders and summaries; also the module's marker in registry.ts. */
 export const TEST_ORDER_EVENT_TYPE = "kiwi.testOrder";
@@ -13,10 +14,6 @@ export const TEST_ORDER_EVENT_TYPE = "kiwi.testOrder";
 export const TEST_ORDER_PUSHES = { order: "test-order", summary: "test-admin-summary" } as const;
 
 const MODULE = "testOrders";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * SAT School Day and PSAT-family test orders (spec sections 3-5). A
