@@ -60,6 +60,14 @@ describe("the compiler", () => {
     }
   });
 
+  it("every bundle opens with V8's compile hint, as its very first bytes (any banner before it would switch it off)", () => {
+    for (const b of first.bundles) {
+      const code = readFileSync(join(out1, b.file), "utf8");
+      expect(code.startsWith("//# allFunctionsCalledOnLoad\n!function(){"), b.file).toBe(true);
+      expect(code.split("allFunctionsCalledOnLoad").length, b.file).toBe(2);
+    }
+  });
+
   it("the dist layout and manifest are exactly as the contract says", () => {
     const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
