@@ -42,18 +42,23 @@ export interface TrafficDeps {
  */
 export function trafficVariables(url: string, referrer: string, now: number, deps: TrafficDeps): Record<string, string> {
   const { cookies, rules } = deps;
+  // Every read before the first write: a write drops the cookie jar's snapshot,
+  // and each read after it would be another round trip to the browser.
   const stored = cookies.get(HISTORY_COOKIE);
-  const prev = decodeHistory(stored || cookies.get(LIFETIME_COOKIE));
-  const touch = shouldReadTouch(cookies.get(TBM_COOKIE), url, rules.trackingParams) ? readTouch({ url, referrer, apexDomain: deps.apexDomain }, rules) : undefined;
+  const lifetime = cookies.get(LIFETIME_COOKIE);
+  const tbm = cookies.get(TBM_COOKIE);
+  const gvo = cookies.get(GVO_COOKIE);
+  const prev = decodeHistory(stored || lifetime);
+  const touch = shouldReadTouch(tbm, url, rules.trackingParams) ? readTouch({ url, referrer, apexDomain: deps.apexDomain }, rules) : undefined;
   const next = recordTouch(prev, touch, now, rules.historyDays);
   const json = encodeHistory(next);
   const changed = !stored || historyChanged(prev, next);
   if (changed) cookies.set(HISTORY_COOKIE, json);
   // The lifetime cookie expires historyDays after the latest recorded touch, as the history does.
-  if (next.latest && (changed || !cookies.get(LIFETIME_COOKIE)))
+  if (next.latest && (changed || !lifetime))
     deps.consent.whenAllowed("performance", () => cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((next.t + rules.historyDays * DAY_MS - now) / 1000)) }));
   cookies.set(TBM_COOKIE, tbmValue(next), { maxAgeSeconds: TBM_SECONDS });
-  const once = valueOnce(touch && touch.campaign, cookies.get(GVO_COOKIE));
+  const once = valueOnce(touch && touch.campaign, gvo);
   if (once.write) cookies.set(GVO_COOKIE, once.value);
 
   const fields = trafficFields(touch, next);

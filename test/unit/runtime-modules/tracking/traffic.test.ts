@@ -26,6 +26,19 @@ describe("trafficVariables", () => {
     expect(d.c.writes.find((w) => w.name === "s_tbm")).toEqual({ name: "s_tbm", value: "Email", options: { maxAgeSeconds: 1800 } });
     expect(d.c.jar.s_gvo_cm).toBe("em-2026-spring");
   });
+  it("every cookie read comes before the first write (a write drops boot's cookie snapshot; a read after it is another round trip)", () => {
+    for (const jar of [{}, { s_gvo_cm: "em-1", s_tbm: "Email" }]) {
+      const d = deps(jar);
+      const ops: string[] = [];
+      const { get, set } = d.c.cookies;
+      d.c.cookies.get = (name: string) => (ops.push(`get ${name}`), get(name));
+      d.c.cookies.set = (name: string, value: string, options?: { maxAgeSeconds?: number }) => (ops.push(`set ${name}`), set(name, value, options));
+      trafficVariables("https://bigfuture.kiwi.example/?excmpid=em-2026-spring", "", NOW, d.deps);
+      const firstWrite = ops.findIndex((op) => op.startsWith("set "));
+      expect(firstWrite).toBeGreaterThan(0);
+      expect(ops.slice(firstWrite).filter((op) => op.startsWith("get "))).toEqual([]);
+    }
+  });
   it("value once: the same campaign again is not sent as campaign, and s_gvo_cm is not rewritten", () => {
     const d = deps({ s_gvo_cm: "em-2026-spring" });
     const vars = trafficVariables("https://bigfuture.kiwi.example/?excmpid=em-2026-spring", "", NOW, d.deps);
