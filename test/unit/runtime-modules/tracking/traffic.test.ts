@@ -27,7 +27,7 @@ describe("trafficVariables", () => {
     expect(d.c.jar.s_gvo_cm).toBe("em-2026-spring");
   });
   it("every cookie read comes before the first write (a write drops boot's cookie snapshot; a read after it is another round trip)", () => {
-    for (const jar of [{}, { s_gvo_cm: "em-1", s_tbm: "Email" }]) {
+    for (const jar of [{}, { s_gvo_cm: "em-1", s_tbm: "Email" }] as Array<Record<string, string>>) {
       const d = deps(jar);
       const ops: string[] = [];
       const { get, set } = d.c.cookies;
