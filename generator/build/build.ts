@@ -119,11 +119,6 @@ interface PieceSet {
 }
 
 /**
- * Links one bundle: the core with its placeholders replaced by the config
- * JSON, the object of the bundle's module pieces (registry order) and the
- * checks piece or `void 0`. Also the minified bytes of each piece in it.
- */
-/**
  * V8's explicit compile hint (Chrome 136+; other engines read a comment): it
  * must be the file's very first bytes. The bundle runs nearly all of its
  * functions while the page loads (boot, consent, identity, the page view), so
@@ -134,6 +129,11 @@ interface PieceSet {
  */
 export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
 
+/**
+ * Links one bundle: the core with its placeholders replaced by the config
+ * JSON, the object of the bundle's module pieces (registry order) and the
+ * checks piece or `void 0`. Also the minified bytes of each piece in it.
+ */
 function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
   const core = set.pieces.get("core")!.code;
   const modules = set.order.filter((m) => bundle.modules.includes(m));
