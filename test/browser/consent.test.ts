@@ -6,7 +6,7 @@
  * banner that never loads, and consent granted late (tags load then, once).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle } from "./harness/index.js";
+import { buildBundles, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -68,9 +68,23 @@ const groupsFor = (cats: Category[]) => `,C0001,${cats.map((c) => GROUP[c]).join
 async function run(bundle: Bundle, url: string, options: { groups?: string; initScripts?: string[]; referer?: string } = {}) {
   const page = h.web.page(url, { bundle });
   const tab = await h.browser.openPage(page, { consentGroups: options.groups, initScripts: options.initScripts });
-  await tab.waitForMonitor({ type: "tag", tag: "tag-marketing" });
-  await settle(400);
+  await tagsSettled(tab);
   return tab;
+}
+
+/**
+ * Every tag rule's consent decision is made and each allowed tag's script has
+ * reached the server; then a pause in which a tag that should not load would
+ * have. Waiting for the requests themselves, not a fixed time: on a busy
+ * machine a script request can take longer than any pause.
+ */
+async function tagsSettled(tab: TestPage) {
+  for (const c of CATEGORIES) await tab.waitForMonitor({ type: "tag", tag: `tag-${c.toLowerCase()}` });
+  const decided = await tab.monitorEvents();
+  for (const c of CATEGORIES) {
+    if (decided.some((e) => e.type === "tag" && e.tag === `tag-${c.toLowerCase()}` && e.state === "allowed")) await h.web.waitForRequest({ host: "tags.vendor.example", path: `/${c}.js` });
+  }
+  await settle(400);
 }
 
 describe('"a tag of that category is requested if and only if the gate allows it"', () => {
@@ -118,8 +132,7 @@ describe("rules that block even with consent", () => {
     const from = h.web.page("https://consentlab-qa.kiwi.example/from?email=parent@mail.example", { body: `<a id="go" href="${landing}">go</a>`, headers: { "Referrer-Policy": "unsafe-url" } });
     const tab = await h.browser.openPage(from, { consentGroups: all });
     await Promise.all([tab.page.waitForURL(/\/landing$/), tab.page.click("#go")]);
-    await tab.waitForMonitor({ type: "tag", tag: "tag-marketing" });
-    await settle(400);
+    await tagsSettled(tab);
     expect(requested().has("marketing")).toBe(false);
     expect(requested().has("functional")).toBe(true);
   });
@@ -150,13 +163,11 @@ describe("rules that block even with consent", () => {
     expect(requested()).toEqual(new Set(["performance", "marketing", "programFunctional", "programMarketing"]));
     h.web.reset();
     await tab.page.goto(h.web.page("https://consentlab-qa.kiwi.example/next", { bundle: b.lab }));
-    await tab.waitForMonitor({ type: "tag", tag: "tag-functional" });
-    await settle(400);
+    await tagsSettled(tab);
     expect(requested().has("functional")).toBe(false);
     h.web.reset();
     await tab.page.goto(h.web.page("https://consentlab-qa.kiwi.example/again", { bundle: b.lab }) + "?cb-refresh");
-    await tab.waitForMonitor({ type: "tag", tag: "tag-functional" });
-    await settle(400);
+    await tagsSettled(tab);
     expect(requested().has("functional")).toBe(true);
   });
 });
@@ -176,8 +187,7 @@ describe("the tag lifecycle", () => {
 
   it('"Load-tags needs consent type and lifecycle event": a push without them logs "missing consentType or lifecycleEvent"', async () => {
     const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs, dataLayer: [{ event: "load-tags", consentType: "marketing" }] }), { consentGroups: groupsFor(["performance"]) });
-    await settle(300);
-    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: "missing consentType or lifecycleEvent" }));
+    await expect.poll(() => tab.logEntries(), { timeout: 8000 }).toContainEqual(expect.objectContaining({ level: "warn", message: "missing consentType or lifecycleEvent" }));
   });
 });
 
@@ -191,8 +201,8 @@ describe("the banner", () => {
     await tab.setConsent(groupsFor(["performance", "marketing"]), { via: "event" });
     await settle(400);
     await tab.setConsent(groupsFor(["performance", "marketing"]), { via: "OptanonWrapper" });
+    await expect.poll(requested, { timeout: 8000 }).toEqual(new Set(["performance", "marketing"]));
     await settle(300);
-    expect(requested()).toEqual(new Set(["performance", "marketing"]));
     expect(h.web.find({ host: "tags.vendor.example" })).toHaveLength(2);
   });
 
