@@ -192,12 +192,13 @@ describe("destination cookies", () => {
     h.web.edge.handler = withDestinations(DESTINATIONS);
     const tab = await h.browser.openPage(labUrl("/segments-no"), { consentGroups: CONSENT.performance, debug: true });
     await until(views, (e) => e.length >= 1);
-    await settle(500);
+    // The gate's decision comes with the response that writes the identity cookie (and would have written the destination cookies).
+    await tab.waitForMonitor({ type: "tag", tag: "destination-cookies", state: "blocked", reason: "consent-category" });
+    await expect.poll(async () => (await tab.context.cookies()).map((c) => c.name), { timeout: 5000 }).toContain(ID);
+    await settle(300);
     const names = (await tab.context.cookies()).map((c) => c.name);
-    expect(names).toContain(ID);
     expect(names).not.toContain("kiwi_seg");
     expect(names).not.toContain("kiwi_dst");
-    await tab.waitForMonitor({ type: "tag", tag: "destination-cookies", state: "blocked", reason: "consent-category" });
   });
 });
 

@@ -145,7 +145,7 @@ describe("the startup sequence", () => {
     await settle(500);
     expect((await without.page.context().cookies()).map((c) => c.name)).not.toContain("kiwi_lifetime");
     const withConsent = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab }), { consentGroups: CONSENT.performance });
-    await settle(500);
+    await expect.poll(async () => (await withConsent.page.context().cookies()).map((c) => c.name), { timeout: 5000 }).toContain("kiwi_lifetime");
     const cookie = (await withConsent.page.context().cookies()).find((c) => c.name === "kiwi_lifetime");
     expect(cookie).toMatchObject({ domain: ".kiwi.example", path: "/", secure: true, sameSite: "Lax" });
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(59 * 86400);

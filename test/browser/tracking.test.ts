@@ -218,10 +218,9 @@ describe("traffic source", () => {
 
   it("no performance consent: no lifetime cookie (the session history still works)", async () => {
     const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/?excmpid=sm-fall", { bundle: b.www }), { consentGroups: CONSENT.necessary });
-    await settle(600);
-    const names = (await tab.context.cookies()).map((c) => c.name);
-    expect(names).toContain("kiwi_ts");
-    expect(names).not.toContain("kiwi_ts_lt");
+    await expect.poll(async () => (await tab.context.cookies()).map((c) => c.name), { timeout: 5000 }).toContain("kiwi_ts");
+    await settle(300);
+    expect((await tab.context.cookies()).map((c) => c.name)).not.toContain("kiwi_ts_lt");
     await tab.setConsent(CONSENT.performance, { via: "event" });
     await until(() => views().length > 0);
     expect((await tab.context.cookies()).map((c) => c.name)).toContain("kiwi_ts_lt");
