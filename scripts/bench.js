@@ -10,6 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } f
 import { tmpdir, cpus } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchPipe } from "./cdp-pipe.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -308,18 +309,17 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     res.writeHead(404, { "content-type": "text/plain" }).end("");
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--ignore-certificate-errors", `--host-resolver-rules=MAP *.example 127.0.0.1:${server.address().port}`],
-  });
+  const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--ignore-certificate-errors", `--host-resolver-rules=MAP *.example 127.0.0.1:${server.address().port}`];
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
   const org = orgId.replace("@", "_");
+  // A returning visitor who consented: identity and consent cookies, so no set-consent and no identity wait.
+  const visitorCookies = [
+    { name: `kndctr_${org}_identity`, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
+    { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
+  ];
   const measure = async (path) => {
     const context = await browser.newContext();
-    // A returning visitor who consented: identity and consent cookies, so no set-consent and no identity wait.
-    await context.addCookies([
-      { name: `kndctr_${org}_identity`, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
-      { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
-    ]);
+    await context.addCookies(visitorCookies);
     // Two page loads: the visit's first (cold) and a later one in the same browser context (warm caches, our stored time zone).
     const load = async () => {
       const page = await context.newPage();
@@ -347,18 +347,48 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     return { scriptMs: cold.scriptMs, pageViewMs: cold.pageViewMs, warmScriptMs: warm.scriptMs, warmPageViewMs: warm.pageViewMs };
   };
   const timing = { ours: [], "edge-alone": [], "alloy-full": [], "alloy-consent": [], "alloy-full-hinted": [] };
+  // The same pages, ours and alloy full, in a Chromium without DevTools' page instrumentation (scripts/cdp-pipe.js): as a visitor's browser runs them.
+  const bare = { ours: [], "alloy-full": [] };
   try {
-    await measure("/"); // warm-up (compile caches, connections)
-    // Three samples per run, interleaved, so that a busy moment of the machine does not fall on one side only.
-    for (let sample = 0; sample < RUNS * 3; sample++) {
-      timing.ours.push(await measure("/"));
-      timing["edge-alone"].push(await measure("/edge-alone"));
-      timing["alloy-full"].push(await measure("/alloy-full"));
-      timing["alloy-consent"].push(await measure("/alloy-consent"));
-      timing["alloy-full-hinted"].push(await measure("/alloy-full-hinted"));
+    try {
+      await measure("/"); // warm-up (compile caches, connections)
+      // Three samples per run, interleaved, so that a busy moment of the machine does not fall on one side only.
+      for (let sample = 0; sample < RUNS * 3; sample++) {
+        timing.ours.push(await measure("/"));
+        timing["edge-alone"].push(await measure("/edge-alone"));
+        timing["alloy-full"].push(await measure("/alloy-full"));
+        timing["alloy-consent"].push(await measure("/alloy-consent"));
+        timing["alloy-full-hinted"].push(await measure("/alloy-full-hinted"));
+      }
+    } finally {
+      await browser.close();
+    }
+    const pipe = launchPipe("/usr/bin/chromium", chromiumArgs);
+    try {
+      const measureBare = async (path) => {
+        const { browserContextId } = await pipe.send("Target.createBrowserContext");
+        await pipe.send("Storage.setCookies", { browserContextId, cookies: visitorCookies });
+        const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
+        const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+        await pipe.send("Performance.enable", {}, sessionId);
+        await pipe.send("Page.enable", {}, sessionId);
+        const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
+        await pipe.send("Page.navigate", { url: `https://bigfuture.kiwi.example${path}` }, sessionId);
+        await loaded;
+        await new Promise((r) => setTimeout(r, 500));
+        const { metrics } = await pipe.send("Performance.getMetrics", {}, sessionId);
+        await pipe.send("Target.disposeBrowserContext", { browserContextId });
+        return metrics.find((m) => m.name === "ScriptDuration").value * 1000;
+      };
+      await measureBare("/");
+      for (let sample = 0; sample < RUNS * 3; sample++) {
+        bare.ours.push(await measureBare("/"));
+        bare["alloy-full"].push(await measureBare("/alloy-full"));
+      }
+    } finally {
+      await pipe.close();
     }
   } finally {
-    await browser.close();
     server.close();
     for (const d of [sites, out, certDir]) rmSync(d, { recursive: true, force: true });
   }
@@ -369,6 +399,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
   const ratio = med("ours", "scriptMs") / med("alloy-full", "scriptMs");
   // Samples are interleaved (ours, then alloy's, in turn): the median of each sample's own ratio is less swayed by a busy moment of the machine than the ratio of the medians.
   const pairedRatio = median(timing.ours.map((t, i) => t.scriptMs / timing["alloy-full"][i].scriptMs));
+  const bareRatio = median(bare.ours) / median(bare["alloy-full"]);
   return {
     rows: [
       ["typical production bundle, whole (prod/bigfuture), gzip", kb(sizes.bundle), `target < alloy's smallest build (${sizes.alloySmallest} B) → ${sizes.bundle < sizes.alloySmallest ? "met" : "MISSED"}`],
@@ -380,6 +411,8 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
       ["main-thread script time, first page: alloy full", ms(med("alloy-full", "scriptMs")), `median of the per-sample ratios ours / alloy full: ${(pairedRatio * 100).toFixed(0)} %`],
       ["main-thread script time, first page: alloy required + consent", ms(med("alloy-consent", "scriptMs")), `ours is ${((med("ours", "scriptMs") / med("alloy-consent", "scriptMs")) * 100).toFixed(0)} % of it`],
       ["main-thread script time, first page: alloy full + our compile hint", ms(med("alloy-full-hinted", "scriptMs")), `ours is ${((med("ours", "scriptMs") / med("alloy-full-hinted", "scriptMs")) * 100).toFixed(0)} % of it (not the target's comparison: alloy does not ship the hint)`],
+      ["main-thread script time, first page, no DevTools instrumentation: ours", ms(median(bare.ours)), `${(bareRatio * 100).toFixed(0)} % of alloy full (the Playwright rows carry DevTools' own stack captures, for both)`],
+      ["main-thread script time, first page, no DevTools instrumentation: alloy full", ms(median(bare["alloy-full"])), ""],
       ["main-thread script time, first page: the Edge client alone (no compile hint)", ms(med("edge-alone", "scriptMs")), `${((med("edge-alone", "scriptMs") / med("alloy-full", "scriptMs")) * 100).toFixed(0)} % of alloy full, ${((med("edge-alone", "scriptMs") / med("alloy-consent", "scriptMs")) * 100).toFixed(0)} % of alloy required + consent`],
       ["main-thread script time, later page: ours", ms(med("ours", "warmScriptMs")), `${((med("ours", "warmScriptMs") / med("alloy-full", "warmScriptMs")) * 100).toFixed(0)} % of alloy full`],
       ["main-thread script time, later page: the Edge client alone", ms(med("edge-alone", "warmScriptMs")), `${((med("edge-alone", "warmScriptMs") / med("alloy-full", "warmScriptMs")) * 100).toFixed(0)} % of alloy full`],
@@ -390,7 +423,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
       ["navigation start → first page-view request, first page: alloy full", ms(med("alloy-full", "pageViewMs")), `later page ${ms(med("alloy-full", "warmPageViewMs"))}`],
       ["navigation start → first page-view request, first page: alloy req. + consent", ms(med("alloy-consent", "pageViewMs")), `later page ${ms(med("alloy-consent", "warmPageViewMs"))}`],
     ],
-    data: { runs: RUNS, samples: RUNS * 3, pairedRatio, sizes, minified: { bundle: bundle.length, edge: edgeCode.length, alloySmallest: alloySmallest.length, alloyConsent: alloyConsent.length, alloyFull: alloyFull.length }, timing },
+    data: { runs: RUNS, samples: RUNS * 3, pairedRatio, bareRatio, bare, sizes, minified: { bundle: bundle.length, edge: edgeCode.length, alloySmallest: alloySmallest.length, alloyConsent: alloyConsent.length, alloyFull: alloyFull.length }, timing },
   };
 }
 

@@ -102,7 +102,8 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
+/** Chromium launch flags of the browser tests. */
+export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
 
 /** Launches Chromium with every *.example name mapped to the test server's HTTPS port. */
 export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">): Promise<TestBrowser> {

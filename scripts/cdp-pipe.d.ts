@@ -1,0 +1,7 @@
+/** Types of cdp-pipe.js (a plain JavaScript module of the bench). */
+export interface PipeChromium {
+  send(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<any>;
+  waitFor(method: string, sessionId?: string, test?: (params: any) => boolean, timeoutMs?: number): Promise<any>;
+  close(): Promise<void>;
+}
+export function launchPipe(executablePath: string, args: string[]): PipeChromium;

@@ -1,0 +1,71 @@
+/**
+ * A Chromium driven over --remote-debugging-pipe with nothing but the CDP
+ * domains a measurement asks for. Playwright enables the Network domain (and
+ * more) on every page it opens; with DevTools' Network domain on, Chromium
+ * captures the JavaScript stack of every request and cookie access, and V8
+ * then re-parses each function on that stack for its source positions, on
+ * the main thread. A page's script time measured that way includes DevTools'
+ * own cost, which no visitor's browser pays. Used by `npm run bench` (edge).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export function launchPipe(executablePath, args) {
+  const profile = mkdtempSync(join(tmpdir(), "sitetags-cdp-"));
+  const child = spawn(executablePath, [...args, "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank"], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+  const out = child.stdio[3];
+  const input = child.stdio[4];
+  let nextId = 1;
+  const pending = new Map();
+  const listeners = new Set();
+  let buffer = "";
+  input.setEncoding("utf8");
+  input.on("data", (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf("\0")) >= 0) {
+      const message = JSON.parse(buffer.slice(0, end));
+      buffer = buffer.slice(end + 1);
+      if (message.id !== undefined && pending.has(message.id)) {
+        const { resolve, reject, method } = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result);
+      } else for (const listener of listeners) listener(message);
+    }
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    /** Sends a CDP command (to a target's flat session when sessionId is given). */
+    send(method, params = {}, sessionId) {
+      const id = nextId++;
+      out.write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + "\0");
+      return new Promise((resolve, reject) => pending.set(id, { resolve, reject, method }));
+    },
+    /** Resolves with the first event of that method (and session) that passes the test. */
+    waitFor(method, sessionId, test = () => true, timeoutMs = 15000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(listener);
+          reject(new Error(`no ${method} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const listener = (m) => {
+          if (m.method === method && m.sessionId === sessionId && test(m.params)) {
+            clearTimeout(timer);
+            listeners.delete(listener);
+            resolve(m.params);
+          }
+        };
+        listeners.add(listener);
+      });
+    },
+    async close() {
+      await this.send("Browser.close").catch(() => undefined);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      child.kill("SIGKILL");
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
