@@ -5,6 +5,8 @@ export function own<T>(table: Readonly<Record<string, T>>, key: string): T | und
 
 /** Lower-case host name of an address ("" when it does not parse). Relative addresses resolve against base. */
 export function hostOf(url: string, base?: string): string {
+  // No referrer, the common case: "" never parses without a base, and a thrown error costs a stack trace.
+  if (!url && base === undefined) return "";
   try {
     return new URL(url, base).hostname.toLowerCase();
   } catch (e) {
