@@ -429,7 +429,17 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
 
 export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench };
 
-const results = {};
+// Cases run now replace their earlier results in bench-results.json; the others stay, each with the commit it measured.
+const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+const head = git("rev-parse", "--short", "HEAD");
+const commit = head.status === 0 ? head.stdout.trim() + (git("status", "--porcelain", "--untracked-files=no").stdout.trim() ? "+changes" : "") : "unknown";
+const file = join(ROOT, "bench-results.json");
+let results = {};
+try {
+  results = JSON.parse(readFileSync(file, "utf8")).results ?? {};
+} catch {
+  results = {};
+}
 const names = selected.length ? selected : Object.keys(CASES);
 console.log(`sitetags bench: ${names.join(", ")} (median of ${RUNS} runs; ${cpus().length} cores, Node ${process.version})\n`);
 for (const name of names) {
@@ -438,13 +448,12 @@ for (const name of names) {
     process.exit(2);
   }
   const { rows, data } = await CASES[name]();
-  results[name] = data;
+  results[name] = { commit, node: process.version, cores: cpus().length, ...data };
   const w0 = Math.max(...rows.map((r) => String(r[0]).length));
   const w1 = Math.max(...rows.map((r) => String(r[1]).length));
   console.log(`## ${name}`);
   for (const [a, b, c] of rows) console.log(`${String(a).padEnd(w0)}  ${String(b).padStart(w1)}  ${c}`);
   console.log("");
 }
-const file = join(ROOT, "bench-results.json");
-writeFileSync(file, `${JSON.stringify({ node: process.version, cores: cpus().length, runs: RUNS, results }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ results }, null, 2)}\n`);
 console.log(`wrote ${file}`);
