@@ -1,6 +1,7 @@
 import type { Logger } from "./types";
 import { errorText } from "./log";
 import { MODULE_FAILED } from "./messages";
+import { own } from "../analytics/lookup";
 
 /** A module's handler of one data-layer event. */
 export type ModuleEventHandler = (push: Record<string, unknown>) => void;
@@ -12,7 +13,7 @@ export type ModuleEventHandler = (push: Record<string, unknown>) => void;
  */
 export function moduleEventListener(log: Logger, module: string, handlers: Record<string, ModuleEventHandler>) {
   return (push: Record<string, unknown>, event: string | undefined): void => {
-    const handle = event !== undefined && Object.prototype.hasOwnProperty.call(handlers, event) ? handlers[event] : undefined;
+    const handle = event !== undefined ? own(handlers, event) : undefined;
     if (!handle) return;
     try {
       handle(push);
