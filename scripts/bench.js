@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } f
 import { tmpdir, cpus } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchPipe } from "./cdp-pipe.js";
+import { launchPipe, scriptTime } from "./cdp-pipe.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -365,21 +365,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     }
     const pipe = launchPipe("/usr/bin/chromium", chromiumArgs);
     try {
-      const measureBare = async (path) => {
-        const { browserContextId } = await pipe.send("Target.createBrowserContext");
-        await pipe.send("Storage.setCookies", { browserContextId, cookies: visitorCookies });
-        const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
-        const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
-        await pipe.send("Performance.enable", {}, sessionId);
-        await pipe.send("Page.enable", {}, sessionId);
-        const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
-        await pipe.send("Page.navigate", { url: `https://bigfuture.kiwi.example${path}` }, sessionId);
-        await loaded;
-        await new Promise((r) => setTimeout(r, 500));
-        const { metrics } = await pipe.send("Performance.getMetrics", {}, sessionId);
-        await pipe.send("Target.disposeBrowserContext", { browserContextId });
-        return metrics.find((m) => m.name === "ScriptDuration").value * 1000;
-      };
+      const measureBare = (path) => scriptTime(pipe, `https://bigfuture.kiwi.example${path}`, { cookies: visitorCookies });
       await measureBare("/");
       for (let sample = 0; sample < RUNS * 3; sample++) {
         bare.ours.push(await measureBare("/"));

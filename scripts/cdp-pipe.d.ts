@@ -5,3 +5,4 @@ export interface PipeChromium {
   close(): Promise<void>;
 }
 export function launchPipe(executablePath: string, args: string[]): PipeChromium;
+export function scriptTime(pipe: PipeChromium, url: string, options?: { cookies?: Array<Record<string, unknown>>; settleMs?: number }): Promise<number>;

@@ -69,3 +69,27 @@ export function launchPipe(executablePath, args) {
     },
   };
 }
+
+/**
+ * Main-thread script time (CDP Performance ScriptDuration, ms) of one load of
+ * url in a fresh browser context, with the given cookies, read settleMs after
+ * the load event (so that work the page starts at load is counted).
+ */
+export async function scriptTime(pipe, url, { cookies = [], settleMs = 500 } = {}) {
+  const { browserContextId } = await pipe.send("Target.createBrowserContext");
+  try {
+    if (cookies.length) await pipe.send("Storage.setCookies", { browserContextId, cookies });
+    const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
+    const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+    await pipe.send("Performance.enable", {}, sessionId);
+    await pipe.send("Page.enable", {}, sessionId);
+    const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
+    await pipe.send("Page.navigate", { url }, sessionId);
+    await loaded;
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    const { metrics } = await pipe.send("Performance.getMetrics", {}, sessionId);
+    return metrics.find((m) => m.name === "ScriptDuration").value * 1000;
+  } finally {
+    await pipe.send("Target.disposeBrowserContext", { browserContextId });
+  }
+}
