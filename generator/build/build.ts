@@ -20,6 +20,7 @@ import { compileRuntime } from "./compile-runtime.js";
 import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
 import { availableParallelism } from "node:os";
 import type { PieceResult } from "./compile-piece.js";
+import type { PrepareOutput } from "./prepare.js";
 import { packageRoot } from "./paths.js";
 
 export interface ManifestEntry {
@@ -281,7 +282,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
       const outcomes: Array<Promise<JobOutcome>> = [];
       if (!diagnostics.length && coreKey) outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
-      const prep = await prepared;
+      const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [{ code: "BUILD_COMPILE_ERROR", message: `reading the registry and writing the typed entries: ${err.message}`, severity: "error" }], order: [], jobs: [] }));
       diagnostics.push(...prep.diagnostics);
       phase("runtime+entries");
       if (!diagnostics.length) {

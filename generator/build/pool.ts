@@ -3,6 +3,11 @@
  * compiled; in-process when running from TypeScript sources (tests), where a
  * worker could not load the .ts file, or with one worker. Workers load
  * rollup and terser as soon as the pool starts, while stage A still runs.
+ *
+ * A worker that stops (an uncaught error, out of memory, exit) never leaves
+ * the build waiting: the job it was running fails with the reason, the
+ * queue goes on on the workers still alive, and once none is left every
+ * waiting job fails too. The build then reports BUILD_COMPILE_ERROR (exit 3).
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -11,26 +16,42 @@ import { prepareShapes, type PrepareInput, type PrepareOutput } from "./prepare.
 
 const COMPILED = import.meta.url.endsWith(".js");
 
+/** Why a worker stopped, from its "error" or "exit" event. */
+function stopReason(event: "error" | "exit", detail: unknown): string {
+  return event === "error" ? `worker thread failed: ${(detail as Error).message}` : `worker thread exited (code ${String(detail)})`;
+}
+
 /** prepareShapes on its own worker thread (in-process when running from sources). */
-export function prepareInWorker(input: PrepareInput): Promise<PrepareOutput> {
-  if (!COMPILED) return prepareShapes(input);
+export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<PrepareOutput> {
+  if (!COMPILED && !workerUrl) return prepareShapes(input);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./prepare-worker.js", import.meta.url), { workerData: input });
-    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) => {
+    const worker = new Worker(workerUrl ?? new URL("./prepare-worker.js", import.meta.url), { workerData: input });
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      fn();
       void worker.terminate();
-      if (m.ok) resolve(m.output);
-      else reject(new Error(m.error));
-    });
-    worker.once("error", reject);
+    };
+    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) => settle(() => (m.ok ? resolve(m.output) : reject(new Error(m.error)))));
+    worker.once("error", (err) => settle(() => reject(new Error(stopReason("error", err)))));
+    worker.once("exit", (code) => settle(() => reject(new Error(stopReason("exit", code)))));
   });
 }
 
 export type JobOutcome = { ok: true; result: PieceResult } | { ok: false; key: string; name: string; error: string };
 
 export interface PiecePool {
-  /** Queues a job; resolves with its outcome (never rejects for a failed compile). */
+  /** Queues a job; resolves with its outcome (never rejects, never waits for a worker that stopped). */
   submit(job: PieceJob): Promise<JobOutcome>;
+  /** Worker threads still running (0 when jobs run in-process). */
+  readonly threads: number;
   close(): Promise<void>;
+}
+
+export interface PiecePoolOptions {
+  /** The worker script (tests inject failing ones); set, it also forces threads when running from sources. */
+  workerUrl?: URL;
 }
 
 async function runHere(job: PieceJob): Promise<JobOutcome> {
@@ -41,9 +62,11 @@ async function runHere(job: PieceJob): Promise<JobOutcome> {
   }
 }
 
-export function createPiecePool(workers: number = availableParallelism()): PiecePool {
+const failed = (job: PieceJob, error: string): JobOutcome => ({ ok: false, key: job.key, name: job.name, error });
+
+export function createPiecePool(workers: number = availableParallelism(), options: PiecePoolOptions = {}): PiecePool {
   const size = Math.max(1, workers);
-  if (!COMPILED || size === 1) {
+  if (!options.workerUrl && (!COMPILED || size === 1)) {
     // One at a time, in submission order.
     let last: Promise<unknown> = Promise.resolve();
     return {
@@ -52,12 +75,16 @@ export function createPiecePool(workers: number = availableParallelism()): Piece
         last = run;
         return run;
       },
+      threads: 0,
       async close() {},
     };
   }
-  const queue: Array<{ job: PieceJob; resolve: (o: JobOutcome) => void }> = [];
+  type Task = { job: PieceJob; resolve: (o: JobOutcome) => void };
+  const queue: Task[] = [];
   const idle: Worker[] = [];
-  const busy = new Map<Worker, { job: PieceJob; resolve: (o: JobOutcome) => void }>();
+  const busy = new Map<Worker, Task>();
+  const alive = new Set<Worker>();
+  let lastStop = "";
   const dispatch = () => {
     while (idle.length && queue.length) {
       const worker = idle.shift()!;
@@ -65,9 +92,22 @@ export function createPiecePool(workers: number = availableParallelism()): Piece
       busy.set(worker, task);
       worker.postMessage(task.job);
     }
+    if (!alive.size) for (const task of queue.splice(0)) task.resolve(failed(task.job, `no worker thread left (${lastStop})`));
   };
+  const stopped = (worker: Worker, reason: string) => {
+    if (!alive.delete(worker)) return;
+    lastStop = reason;
+    const i = idle.indexOf(worker);
+    if (i >= 0) idle.splice(i, 1);
+    const task = busy.get(worker);
+    busy.delete(worker);
+    task?.resolve(failed(task.job, reason));
+    dispatch();
+  };
+  const url = options.workerUrl ?? new URL("./worker.js", import.meta.url);
   const threads = Array.from({ length: size }, () => {
-    const worker = new Worker(new URL("./worker.js", import.meta.url));
+    const worker = new Worker(url);
+    alive.add(worker);
     worker.on("message", (o: JobOutcome | { warm: true }) => {
       if ("warm" in o) return;
       const task = busy.get(worker);
@@ -76,11 +116,8 @@ export function createPiecePool(workers: number = availableParallelism()): Piece
       task?.resolve(o);
       dispatch();
     });
-    worker.on("error", (err) => {
-      const task = busy.get(worker);
-      busy.delete(worker);
-      task?.resolve({ ok: false, key: task.job.key, name: task.job.name, error: err.message });
-    });
+    worker.on("error", (err) => stopped(worker, stopReason("error", err)));
+    worker.on("exit", (code) => stopped(worker, stopReason("exit", code)));
     worker.postMessage({ warmUp: true });
     idle.push(worker);
     return worker;
@@ -91,6 +128,9 @@ export function createPiecePool(workers: number = availableParallelism()): Piece
         queue.push({ job, resolve });
         dispatch();
       });
+    },
+    get threads() {
+      return alive.size;
     },
     async close() {
       await Promise.all(threads.map((t) => t.terminate()));
