@@ -12,7 +12,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { compilePiece, type PieceJob, type PieceResult } from "./compile-piece.js";
-import { prepareShapes, type PrepareInput, type PrepareOutput } from "./prepare.js";
+import { prepareFromRegistry, type PrepareInput, type PrepareOutput } from "./prepare.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
 
@@ -21,9 +21,9 @@ function stopReason(event: "error" | "exit", detail: unknown): string {
   return event === "error" ? `worker thread failed: ${(detail as Error).message}` : `worker thread exited (code ${String(detail)})`;
 }
 
-/** prepareShapes on its own worker thread (in-process when running from sources). */
+/** prepareFromRegistry on its own worker thread (in-process when running from sources). */
 export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<PrepareOutput> {
-  if (!COMPILED && !workerUrl) return prepareShapes(input);
+  if (!COMPILED && !workerUrl) return prepareFromRegistry(input);
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl ?? new URL("./prepare-worker.js", import.meta.url), { workerData: input });
     let settled = false;

@@ -1,8 +1,8 @@
-/** Worker thread: runs prepareShapes (ts-morph) beside the runtime compile. */
+/** Worker thread: runs prepareFromRegistry (ts-morph) beside the runtime compile. */
 import { parentPort, workerData } from "node:worker_threads";
-import { prepareShapes, type PrepareInput } from "./prepare.js";
+import { prepareFromRegistry, type PrepareInput } from "./prepare.js";
 
-prepareShapes(workerData as PrepareInput).then(
+prepareFromRegistry(workerData as PrepareInput).then(
   (output) => parentPort!.postMessage({ ok: true, output }),
   (err: Error) => parentPort!.postMessage({ ok: false, error: err.stack ?? err.message }),
 );

@@ -32,7 +32,7 @@ export interface PrepareOutput {
   jobs: PieceJob[];
 }
 
-export async function prepareShapes(input: PrepareInput): Promise<PrepareOutput> {
+export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareOutput> {
   const runtimeDir = join(input.root, "runtime-modules");
   const registryCache = join(input.cacheDir, `registry-${input.runtimeHash.slice(0, 16)}.json`);
   const diagnostics: Diagnostic[] = [];
