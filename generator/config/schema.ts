@@ -93,7 +93,10 @@ export const PageNamesSchema = z
     dropParams: z.array(z.string().min(1)).default([]).describe("Parameters dropped on this site even if allow-listed."),
     siteSearchCode: z.string().min(1).optional().describe("Site search code such as bf_site."),
     rootPageCode: z.string().min(1).default("home"),
-    preventedHashes: z.array(z.string().min(1)).default([]),
+    preventedHashes: z
+      .array(z.string().min(1))
+      .default([])
+      .describe("Hash routes that are not a page: an entry is a whole route (top), or every route it starts when it ends in * (widget-*), = (tst=) or : (javascript:); case-insensitive."),
   })
   .describe("Page-naming settings.");
 

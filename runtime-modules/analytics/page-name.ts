@@ -20,9 +20,22 @@ export function uuidToWord(text: string): string {
   return text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, "uuid");
 }
 
-/** One code of a page name: trimmed, lower case, white space as hyphens, UUIDs as uuid. */
+/**
+ * A code without its redacted name=value pairs, wherever they stand (a path
+ * segment "regNo=123", a hash route "#studentid=9&tab=2" → "tab=2"): "Redacted
+ * URL parameters: u, personId, regId, regNo, i, studentid" never reach a page name.
+ */
+export function withoutRedactedPairs(code: string): string {
+  if (code.indexOf("=") < 0) return code;
+  return code
+    .replace(/(^|[^\w%.-])([\w%.-]+)=[^&;/:?#]*/g, (m: string, sep: string, name: string) => (isRedactedParam(name) ? sep : m))
+    .replace(/([&;])[&;]+/g, "$1")
+    .replace(/(^|[/:])[&;]+|[&;]+($|[/:])/g, "$1$2");
+}
+
+/** One code of a page name: trimmed, lower case, white space as hyphens, UUIDs as uuid, without redacted pairs. */
 export function pageCode(code: string): string {
-  return uuidToWord(code.trim().toLowerCase().replace(/\s+/g, "-"));
+  return uuidToWord(withoutRedactedPairs(code.trim()).toLowerCase().replace(/\s+/g, "-"));
 }
 
 /** The codes of a path: its non-blank segments (none for the root path, which pageName names with the root page code). */
@@ -31,14 +44,29 @@ export function pathCodes(path: string): string[] {
 }
 
 /**
+ * Whether a hash route is "on a prevented list", case-insensitively: an
+ * entry ending in * matches every route it starts ("widget-*": the widget
+ * controls), an entry ending in = or : every route it starts ("tst=",
+ * "javascript:"), any other entry only the whole route ("top" is the
+ * back-to-top anchor, not #topics or #/top-picks).
+ */
+export function isPreventedHash(route: string, preventedHashes: readonly string[]): boolean {
+  const r = route.toLowerCase();
+  for (const entry of preventedHashes) {
+    const p = entry.toLowerCase();
+    if (/[*]$/.test(p) ? r.indexOf(p.slice(0, -1)) === 0 : /[=:]$/.test(p) ? r.indexOf(p) === 0 : r === p) return true;
+  }
+  return false;
+}
+
+/**
  * The code of a hash fragment (its route: without #, a leading / or !, and
- * its own ?query), or "" when there is none or it is "on a prevented list":
- * the route starts with a prevented entry, case-insensitively (widget...,
- * header..., set-cookies, main-content, top..., tst=..., javascript:...).
+ * its own ?query, in lower case), or "" when there is none or it is on the
+ * prevented list (isPreventedHash).
  */
 export function hashCode(hash: string, preventedHashes: readonly string[]): string {
   const h = hash.replace(/^#?[/!]*/, "").split("?")[0].toLowerCase();
-  return preventedHashes.some((p) => h.indexOf(p.toLowerCase()) === 0) ? "" : h;
+  return isPreventedHash(h, preventedHashes) ? "" : h;
 }
 
 /**
@@ -66,7 +94,8 @@ export function pageParams(query: string | URLSearchParams, keepParams: readonly
 export function pageName(input: PageNameInput, rules: PageNameRules): string {
   const codes = input.codes.map(pageCode).filter((c) => !!c);
   const parts = [pageCode(input.site)].concat(codes.length ? codes : [rules.rootPageCode]);
-  const hash = input.hash ? pageCode(hashCode(input.hash, rules.preventedHashes)) : "";
+  // A hash route's own segments are codes too, joined by the site's separator ("scores:app:details:math").
+  const hash = input.hash ? pageCode(hashCode(input.hash, rules.preventedHashes)).split("/").filter((c) => !!c).join(rules.separator) : "";
   if (hash) parts.push(hash);
   return parts.concat(input.query ? pageParams(input.query, rules.keepParams, rules.dropParams) : []).join(rules.separator);
 }

@@ -21,7 +21,7 @@ export function isRedactedParam(name: string): boolean {
 /**
  * The address with the value of every redacted parameter replaced by
  * [redacted]: in the query, in the fragment (SPA routes such as
- * #/x?regNo=1), after ; or &amp;, and one level down inside an encoded
+ * #/x?regNo=1, #studentid=9), after ; or &amp;, as a path segment (/regNo=1/), and one level down inside an encoded
  * address (?returnUrl=https%3A%2F%2Fx%2F%3FregNo%3D1). Everything else is
  * kept byte for byte (nothing re-encoded).
  */
@@ -29,7 +29,19 @@ export function redactUrl(url: string): string {
   const hide = (m: string, sep: string, name: string, eq: string) => (isRedactedParam(name) ? sep + name + eq + REDACTED : m);
   return url
     .replace(/(^|[?&;#])([^=&;#?]*)(=)[^&;#?]*/g, hide)
+    .replace(/(\/)([^=&;#?/]+)(=)[^&;#?/]*/g, hide)
     .replace(/([?&;#]|%3f|%26|%23|%3b)([\w.+%-]*?)(%3d)(?:[^&;#?%]|%(?!26|23|3f|3b))*/gi, hide);
+}
+
+/**
+ * A name (page or link name) fit to send: redactUrl's rules, and also a
+ * name=value pair that follows no ? & ; or # ("site/scores/regno=123",
+ * "scores:app:studentid=9"): its value becomes [redacted].
+ */
+export function redactText(text: string): string {
+  return redactUrl(text).replace(/(^|[^\w%.-])([\w%.-]+)=([^&;/:?#|^\s]*)/g, (m: string, sep: string, name: string, value: string) =>
+    value !== REDACTED && isRedactedParam(name) ? sep + name + "=" + REDACTED : m,
+  );
 }
 
 /** "Tracking is not allowed when the page address contains an at-sign" (also when percent-encoded, %40). */

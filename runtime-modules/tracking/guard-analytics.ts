@@ -1,5 +1,5 @@
 import type { Analytics } from "../core/types";
-import { redactUrl, safeUrl, trackingAllowed } from "../analytics/redact";
+import { redactText, safeUrl, trackingAllowed } from "../analytics/redact";
 import { isObject } from "../core/is-object";
 
 type Xdm = Record<string, unknown>;
@@ -26,7 +26,7 @@ function obj(v: unknown): Obj {
 /** Every value redacted (a variable may hold an address a rule read from the page). */
 export function safeVariables(variables: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (variables) for (const k of Object.keys(variables)) out[k] = typeof variables[k] === "string" ? redactUrl(variables[k]) : variables[k];
+  if (variables) for (const k of Object.keys(variables)) out[k] = typeof variables[k] === "string" ? redactText(variables[k]) : variables[k];
   return out;
 }
 
@@ -76,7 +76,7 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       const href = safeUrl(deps.href());
       if (lastView !== undefined) referrer = lastView;
       lastView = href;
-      const name = redactUrl(e.name || deps.pageName());
+      const name = redactText(e.name || deps.pageName());
       const variables = safeVariables({ ...deps.onPageView(), ...e.variables });
       const xdm = withPageUrls(e.xdm, href, currentReferrer());
       (xdm.web as Obj).webPageDetails = { ...obj((xdm.web as Obj).webPageDetails), name };
@@ -86,7 +86,7 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       if (!allowed()) return Promise.resolve(undefined);
       const href = safeUrl(deps.href());
       const url = safeUrl(e.url === undefined ? href : e.url);
-      const name = redactUrl(e.name);
+      const name = redactText(e.name);
       const xdm = withPageUrls(e.xdm, href, currentReferrer());
       const web = xdm.web as Obj;
       // Whole, so that a shallow merge over the Edge client's defaults keeps every field.

@@ -175,6 +175,16 @@ describe("privacy", () => {
     return sent;
   }
 
+  it("redacted parameters written as a path segment or a hash route (/regNo=…, #studentid=…) reach neither the page name nor the address", async () => {
+    const url = "https://bigfuture-qa.kiwi.example/scores/regNo=REGNO7731/report#studentid=STUDENT0042";
+    h.web.page(url, { bundle: b.bigfuture });
+    const tab = await h.browser.openPage("about:blank", { consentGroups: CONSENT.performance });
+    await tab.page.goto(url);
+    await until(() => views().length > 0);
+    expect(xdmOf(views()[0]).web.webPageDetails).toMatchObject({ name: "bigfuture/scores/report", URL: "https://bigfuture-qa.kiwi.example/scores/regNo=[redacted]/report#studentid=[redacted]" });
+    for (const r of h.web.requests.filter((q) => q.kind !== "page")) for (const secret of ["REGNO7731", "STUDENT0042"]) expect(r.url + "\n" + r.body, `${r.method} ${r.url} carries ${secret}`).not.toContain(secret);
+  });
+
   it("redacted parameters (u, personId, regId, regNo, i, studentid): their values appear in no request body or URL the page sends", async () => {
     for (const r of await visitWithSecrets()) for (const s of SECRETS) expect(r.url + "\n" + r.body, `${r.method} ${r.url} carries ${s}`).not.toContain(s);
   });

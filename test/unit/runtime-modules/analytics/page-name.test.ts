@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashCode, pageCode, pageName, pageParams, pathCodes, uuidToWord } from "../../../../runtime-modules/analytics/page-name";
+import { hashCode, isPreventedHash, pageCode, pageName, pageParams, pathCodes, uuidToWord, withoutRedactedPairs } from "../../../../runtime-modules/analytics/page-name";
 import { pageRules } from "./rules";
 
 const app = { ...pageRules, separator: ":" as const };
@@ -77,12 +77,50 @@ describe("page names", () => {
         expect(pageName({ site: "www", codes: ["about"], hash }, pageRules)).toBe("www/about");
       });
   });
+  it("a route that only starts with a listed word is a page: a plain entry is the whole route, one ending in * = or : a prefix", () => {
+    for (const [hash, code] of [["#topics", "topics"], ["#/top-picks", "top-picks"], ["#widgets-overview", "widgets-overview"], ["#headers-and-footers", "headers-and-footers"], ["#main-contents", "main-contents"]])
+      expect(hashCode(hash, pageRules.preventedHashes)).toBe(code);
+    expect(isPreventedHash("widget", ["widget-*"])).toBe(false);
+    expect(isPreventedHash("widget-x", ["widget-*"])).toBe(true);
+    expect(isPreventedHash("TST=9", ["tst="])).toBe(true);
+    expect(isPreventedHash("javascript:;", ["javascript:"])).toBe(true);
+    expect(isPreventedHash("tst", ["tst="])).toBe(false);
+  });
+  it("a hash route's segments are joined by the site's separator (app style ':' throughout)", () => {
+    expect(pageName({ site: "scores", codes: ["app"], hash: "#/Details/Math/2024" }, app)).toBe("scores:app:details:math:2024");
+    expect(pageName({ site: "scores", codes: ["app"], hash: "#/details//math/" }, pageRules)).toBe("scores/app/details/math");
+  });
   it("other hash fragments are one more code (SPA views)", () => {
     expect(hashCode("#/Results", pageRules.preventedHashes)).toBe("results");
     expect(hashCode("#!results", pageRules.preventedHashes)).toBe("results");
     expect(hashCode("", pageRules.preventedHashes)).toBe("");
     expect(hashCode("#/scores?regNo=123&tab=a", pageRules.preventedHashes)).toBe("scores");
     expect(pageName({ site: "go", codes: ["sat"], hash: "#thank-you", query: "?tab=a" }, pageRules)).toBe("go/sat/thank-you/tab=a");
+  });
+  it('"Redacted URL parameters" are dropped from codes wherever they stand: a hash route, a path segment, a declared code', () => {
+    expect(pageName({ site: "scores", codes: ["scores"], hash: "#studentid=99887766" }, pageRules)).toBe("scores/scores");
+    expect(pageName({ site: "scores", codes: ["scores"], hash: "#regNo=12345678&tab=2" }, pageRules)).toBe("scores/scores/tab=2");
+    expect(pageName({ site: "scores", codes: ["scores"], hash: "#/report/PersonId=77;view=a" }, pageRules)).toBe("scores/scores/report/view=a");
+    expect(pageName({ site: "scores", codes: pathCodes("/scores/regNo=123/details") }, app)).toBe("scores:scores:details");
+    expect(withoutRedactedPairs("tab=2&u=jdoe&i=4")).toBe("tab=2");
+    expect(withoutRedactedPairs("menu=1&stui=2")).toBe("menu=1&stui=2");
+    expect(withoutRedactedPairs("no pairs")).toBe("no pairs");
+  });
+  it("the page name never holds a redacted parameter's value, for any hash route or path", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("u", "personId", "regId", "regNo", "i", "studentid", "REGNO", "reg%4Eo"),
+        fc.stringMatching(/^[A-Z]{12}$/),
+        fc.constantFrom("#", "#/", "#!", "#/a/", "#tab=1&", "#x;"),
+        fc.constantFrom("", "&tab=2", "/next", ";v=1"),
+        fc.boolean(),
+        (name, value, before, after, inPath) => {
+          const pair = name + "=" + value;
+          const input = inPath ? { site: "s", codes: pathCodes("/p/" + pair + after) } : { site: "s", codes: ["p"], hash: before + pair + after };
+          for (const rules of [pageRules, app]) expect(pageName(input, rules).toUpperCase()).not.toContain(value);
+        },
+      ),
+    );
   });
   it("the page name never holds a redacted parameter's value, for any query", () => {
     fc.assert(

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, isRedactedParam, redactUrl, safeUrl, trackingAllowed } from "../../../../runtime-modules/analytics/redact";
+import { REDACTED, isRedactedParam, redactText, redactUrl, safeUrl, trackingAllowed } from "../../../../runtime-modules/analytics/redact";
 
 const NAMES = ["u", "personId", "regId", "regNo", "i", "studentid"];
 /** A name in random case. */
@@ -61,6 +61,18 @@ describe("redaction", () => {
         expect(redactUrl(nested)).not.toContain(secret);
       }),
     );
+  });
+  it("as a path segment too, and a value holding / is redacted whole", () => {
+    expect(redactUrl("https://x.example/scores/regNo=123/details?tab=2")).toBe(`https://x.example/scores/regNo=${REDACTED}/details?tab=2`);
+    expect(redactUrl("https://x.example/?u=jdoe/extra&tab=2")).toBe(`https://x.example/?u=${REDACTED}&tab=2`);
+    expect(redactUrl("https://x.example/a=b/c")).toBe("https://x.example/a=b/c");
+  });
+  it("redactText: a name=value pair in a name is redacted wherever it stands, other text kept", () => {
+    expect(redactText("scores/scores/regno=12345678")).toBe(`scores/scores/regno=${REDACTED}`);
+    expect(redactText("scores:app:studentid=9:tab=2")).toBe(`scores:app:studentid=${REDACTED}:tab=2`);
+    expect(redactText("u=jdoe")).toBe(`u=${REDACTED}`);
+    expect(redactText("https://x.example/?regNo=1&tab=2")).toBe(`https://x.example/?regNo=${REDACTED}&tab=2`);
+    expect(redactText("menu=1 stui=2 sat scores")).toBe("menu=1 stui=2 sat scores");
   });
   it('"Tracking is not allowed when the page address contains an at-sign" (also %40)', () => {
     expect(trackingAllowed("https://a.example/p?email=jane@x.example")).toBe(false);

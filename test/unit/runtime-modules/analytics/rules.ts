@@ -9,5 +9,5 @@ export const pageRules: PageNameSettings = {
   rootPageCode: "home",
   keepParams: ["aclev", "action", "activity", "applicationId", "assessmentType", "category", "filter", "sku", "step", "tab", "testYear", "state"],
   dropParams: [],
-  preventedHashes: ["widget", "header", "set-cookies", "main-content", "top", "tst=", "javascript:"],
+  preventedHashes: ["widget", "widget-*", "header", "header-*", "set-cookies", "main-content", "top", "tst=", "javascript:"],
 };

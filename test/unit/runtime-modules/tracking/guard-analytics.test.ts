@@ -55,6 +55,18 @@ describe("guardAnalytics", () => {
     expect(other.url).toBe("https://scores.kiwi.example/?studentid=[redacted]&i=[redacted]");
     expect(JSON.stringify(s.calls)).not.toMatch(/=9|=3|=5|bob/);
   });
+  it("names and variables holding a bare name=value pair of a redacted parameter are redacted too (a declared page name, a rule's variable)", () => {
+    const s = setup("https://scores.kiwi.example/");
+    s.analytics.pageView({ name: "scores/report/regNo=12345678", variables: { eVar5: "scores:app:studentid=99887766" } });
+    s.analytics.event({ name: "card:personId=4242", eventType: "web.webinteraction.linkClicks", linkType: "other" });
+    const [view] = s.of("pageView");
+    const [click] = s.of("event");
+    expect(view.name).toBe("scores/report/regNo=[redacted]");
+    expect(view.xdm.web.webPageDetails.name).toBe("scores/report/regNo=[redacted]");
+    expect(view.variables.eVar5).toBe("scores:app:studentid=[redacted]");
+    expect(click.xdm.web.webInteraction.name).toBe("card:personId=[redacted]");
+    expect(JSON.stringify(s.calls)).not.toMatch(/12345678|99887766|4242/);
+  });
   it("setVariables passes redacted values on", () => {
     const s = setup("https://x.kiwi.example/");
     s.analytics.setVariables({ eVar9: "?regNo=1" });
