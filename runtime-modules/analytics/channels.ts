@@ -30,9 +30,13 @@ export const REFERRING_DOMAINS = "Referring Domains";
 export const OTHER_CAMPAIGNS = "Other Campaigns";
 export const PAID_SEARCH = "Paid Search";
 
-/** A campaign code's prefix: its leading letters and digits, lower case ("em-2024-reminder" → "em", "MTG_fair" → "mtg"). */
+/**
+ * A campaign code's prefix: its leading letters, lower case ("em-2024-reminder"
+ * → "em", "MTG_fair" → "mtg", "mtg891-pr-1" → "mtg", "SM068-PR-1-LI" → "sm"):
+ * codes often number the campaign right after the channel letters.
+ */
 export function campaignPrefix(campaign: string): string {
-  return campaign.trim().toLowerCase().split(/[^a-z0-9]/)[0];
+  return /^[a-z]*/.exec(campaign.trim().toLowerCase())![0];
 }
 
 /** The channel of a campaign code: its prefix looked up in the channel table; undefined when unknown. */

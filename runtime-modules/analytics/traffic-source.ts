@@ -88,7 +88,8 @@ export function readTouch(input: TrafficInput, rules: TrafficRules): Touch | und
     t.referrer = ref;
     t.referringDomain = host.replace(/^www\./, "");
     const partner = findDomain(host, rules.partnerDomains);
-    const engine = rules.searchEngines.filter((e) => onDomain(host, e.domain))[0];
+    // The engine's own host (or www. + it), not every host below it: classroom.google.com and mail.yahoo.com are no search.
+    const engine = rules.searchEngines.filter((e) => host === e.domain || host === "www." + e.domain)[0];
     if (partner) {
       t.partner = partner;
       t.channel = CHANNELS.pt;

@@ -19,6 +19,7 @@ import {
   edgeUrl,
   fnv1a32Hex,
   legacyEcid,
+  linkEcid,
   mergeDeep,
   readCookies,
   responseFailure,
@@ -200,7 +201,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
         if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
         else if (handle.type === "activation:push") destination(item);
         else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(cookies()) !== item.id) {
-          jar.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, 390 * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
+          jar.cookie = cookieText(AMCV, "MCMID|" + item.id, domain, config.identity.cookies.legacyIdDays * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
         }
       }
     }
@@ -223,7 +224,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     let host = !identity && thirdParty && !demdexFailed ? DEMDEX : a.edgeDomain;
     const hint = c[prefix + "cluster"] || (c.mboxEdgeCluster && "t" + c.mboxEdgeCluster);
     const p = job.payload;
-    const ecid = !identity && migrate && legacy(c);
+    // An adobe_mc link's ECID (at most 300 s old) first, as alloy adds it to every request; else the legacy cookies' for a visitor without identity.
+    const ecid = linkEcid(win.location.search || "", win.location.hash || "", a.orgId, Date.now()) || (!identity && migrate && legacy(c));
     if (ecid) {
       const map = { ECID: [{ id: ecid }] };
       if (event) p.xdm = { identityMap: map };

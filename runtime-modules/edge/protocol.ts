@@ -172,6 +172,46 @@ export function legacyEcid(value: string | undefined): string | undefined {
   return m ? m[2] : undefined;
 }
 
+/** "identity query parameter valid 300 s": how long an adobe_mc link carries the visitor's ECID. */
+export const LINK_TTL_SECONDS = 300;
+
+/**
+ * The ECID an adobe_mc link parameter carries (alloy's appendIdentityToUrl,
+ * Visitor.js links: TS=<seconds>|MCMID=<ecid>|MCORGID=<orgId>), from the query
+ * or else the hash's own query (the last one when repeated, decoded until it
+ * no longer changes, values stripped to [a-zA-Z0-9@.]), when its TS is at
+ * most 300 s old and MCORGID is ours; undefined otherwise.
+ */
+export function linkEcid(search: string, hash: string, orgId: string, nowMs: number): string | undefined {
+  const all = (q: string) => {
+    try {
+      return new URLSearchParams(q).getAll("adobe_mc");
+    } catch (e) {
+      return [];
+    }
+  };
+  const q = hash.indexOf("?");
+  let values = all(search);
+  if (!values.length && q >= 0) values = all(hash.slice(q));
+  if (!values.length) return undefined;
+  const decode = (v: string) => {
+    try {
+      return decodeURIComponent(v);
+    } catch (e) {
+      return v;
+    }
+  };
+  let v = values[values.length - 1];
+  for (let prev = ""; prev !== v; ) v = decode((prev = v));
+  const props: Record<string, string> = {};
+  for (const pair of v.split("|")) {
+    const i = pair.indexOf("=");
+    if (i > 0) props[pair.slice(0, i)] = decode(pair.slice(i + 1)).replace(/[^a-zA-Z0-9@.]/g, "");
+  }
+  const ts = parseInt(props.TS, 10);
+  return nowMs / 1000 <= ts + LINK_TTL_SECONDS && props.MCORGID === orgId && props.MCMID ? props.MCMID : undefined;
+}
+
 /** 32-bit FNV-1a of the UTF-8 bytes, 8 hex digits (alloy's consent hash). */
 export function fnv1a32Hex(text: string): string {
   let hash = 0x811c9dc5;

@@ -38,9 +38,9 @@ const PARTNER_DOMAINS = [
 
 /** Placeholder to confirm: "search engine lists: not shown." */
 const SEARCH_ENGINES = [
-  { domain: "google.com", keywordParam: "q" },
+  ...["google.com", "google.ca", "google.co.uk", "google.com.au", "google.co.in", "google.com.mx"].map((domain) => ({ domain, keywordParam: "q" })),
   { domain: "bing.com", keywordParam: "q" },
-  { domain: "yahoo.com", keywordParam: "p" },
+  { domain: "search.yahoo.com", keywordParam: "p" },
   { domain: "duckduckgo.com", keywordParam: "q" },
   { domain: "baidu.com", keywordParam: "wd" },
   { domain: "yandex.com", keywordParam: "text" },
@@ -49,10 +49,10 @@ const SEARCH_ENGINES = [
 
 export const SearchEngineSchema = z
   .strictObject({
-    domain: Domain,
+    domain: Domain.describe("The engine's search host; www. + it counts too, other hosts below it do not (classroom.google.com is no search)."),
     keywordParam: ParamName.describe("Referrer query parameter holding the search keywords."),
   })
-  .describe("A search engine: referrers on its domain are Organic Search.");
+  .describe("A search engine: referrers from its host are Organic Search.");
 
 export const AnalyticsRulesSchema = z
   .strictObject({

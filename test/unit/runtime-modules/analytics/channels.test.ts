@@ -36,6 +36,13 @@ describe("channels", () => {
     expect(channelOf("TX:reminder")).toBe("SMS");
     expect(channelOf("vt")).toBe("Vanity URLs");
   });
+  it("a number right after the channel letters is part of the campaign, not of the prefix (mtg891-pr-1, SM068-PR-1-LI)", () => {
+    expect(campaignPrefix("mtg891-pr-1-m13902-pb")).toBe("mtg");
+    expect(channelOf("mtg891-pr-1-m13902-pb")).toBe("Offline Marketing");
+    expect(channelOf("SM068-PR-1-LI")).toBe("Social Media");
+    expect(channelOf("em2024reminder")).toBe("Email");
+    expect(channelOf("2024-em")).toBeUndefined();
+  });
   it("unknown prefixes have no channel (also Object.prototype names)", () => {
     expect(channelOf("email-2024")).toBeUndefined();
     expect(channelOf("constructor-1")).toBeUndefined();

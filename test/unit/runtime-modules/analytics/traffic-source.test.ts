@@ -69,6 +69,13 @@ describe("traffic source: this page view's touch", () => {
     expect(touch(PAGE, "https://www.google.com/")).toMatchObject({ channel: "Organic Search", keywords: NOT_AVAIL });
     expect(touch(PAGE, "https://search.yahoo.com/search?p=psat")).toMatchObject({ keywords: "psat" });
   });
+  it("only the engine's own host is a search engine: other services below its domain are Referring Domains", () => {
+    expect(touch(PAGE, "https://classroom.google.com/c/abc")).toMatchObject({ channel: "Referring Domains", referringDomain: "classroom.google.com" });
+    expect(touch(PAGE, "https://mail.yahoo.com/d/folders/1")).toMatchObject({ channel: "Referring Domains" });
+    expect(touch(PAGE, "https://docs.google.com/document/d/1")).toMatchObject({ channel: "Referring Domains" });
+    expect(touch(PAGE, "https://www.google.co.uk/")).toMatchObject({ channel: "Organic Search", referringDomain: "google.co.uk" });
+    expect(touch(PAGE, "https://google.com/search?q=ap")).toMatchObject({ channel: "Organic Search", keywords: "ap" });
+  });
   it("any other referrer is Referring Domains; a campaign code still decides the channel", () => {
     expect(touch(PAGE, "https://news.example/a")).toEqual({ channel: "Referring Domains", referrer: "https://news.example/a", referringDomain: "news.example" });
     expect(touch(PAGE + "?excmpid=sm-x", "https://news.example/a")).toMatchObject({ channel: "Social Media", campaign: "sm-x", referringDomain: "news.example" });

@@ -11,3 +11,16 @@ declare module "@adobe/alloy-core/utils/toISOStringLocal.js" {
 declare module "@adobe/alloy-core/utils/fnv1a32Hex.js" {
   export default function fnv1a32Hex(text: string): string;
 }
+declare module "@adobe/alloy-core/components/Identity/injectAddQueryStringIdentityToPayload.js" {
+  interface Payload {
+    hasIdentity(namespace: string): boolean;
+    addIdentity(namespace: string, identity: { id: string }): void;
+  }
+  export default function injectAddQueryStringIdentityToPayload(options: {
+    locationSearch: string;
+    locationHash: string;
+    dateProvider: () => Date;
+    orgId: string;
+    logger: { info(message: string): void; warn(message: string): void };
+  }): (payload: Payload) => void;
+}

@@ -208,6 +208,14 @@ describe("identity", () => {
     ]);
   });
 
+  it('"Legacy-id cookie 390 days": AMCV_ lives identity.cookies.legacyIdDays (default 390)', async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, identityCookies: { legacyIdDays: 30 } });
+    f.answer({ status: 200, body: { handle: [{ type: "identity:result", payload: [{ id: "98765432109876543210", namespace: { code: "ECID" } }] }] } });
+    void f.start().pageView({});
+    await settle();
+    expect(f.cookieWrites).toEqual([`AMCV_ABC123%40AdobeOrg=MCMID|98765432109876543210; path=/; domain=kiwi.example; expires=${new Date(Date.now() + 30 * 86400000).toUTCString()}; samesite=None; secure`]);
+  });
+
   it("the legacy AMCV_ ECID rides along (request-level xdm.identityMap) while the visitor has no identity cookie", async () => {
     const f = fakeEdge({ cookies: { "AMCV_ABC123%40AdobeOrg": "MCMID%7C111" } });
     void f.start().pageView({});
@@ -220,6 +228,20 @@ describe("identity", () => {
     void off.start().pageView({});
     await settle();
     expect(off.sent.map((r) => r.json.xdm ?? r.json.identityMap)).toEqual([undefined, undefined]);
+  });
+
+  it('an adobe_mc link (at most 300 s old, our org) carries the visitor\'s ECID into every request, before the legacy cookie\'s', async () => {
+    const link = (ageSeconds: number) => `https://www.kiwi.example/scores?adobe_mc=${encodeURIComponent(`TS=${Math.floor(Date.now() / 1000) - ageSeconds}|MCMID=222|MCORGID=ABC123@AdobeOrg`)}`;
+    const f = fakeEdge({ url: link(10), cookies: { "AMCV_ABC123%40AdobeOrg": "MCMID%7C111" } });
+    void f.start().pageView({});
+    await settle();
+    const [consent, view] = f.sent;
+    expect(consent.json.identityMap).toEqual({ ECID: [{ id: "222" }] });
+    expect(view.json.xdm).toEqual({ identityMap: { ECID: [{ id: "222" }] } });
+    const old = fakeEdge({ url: link(301) });
+    void old.start().pageView({});
+    await settle();
+    expect(old.sent.map((r) => r.json.xdm ?? r.json.identityMap)).toEqual([undefined, undefined]);
   });
 
   it("third-party cookies (config): the first request of a new visitor goes to adobedc.demdex.net with CORE; a network failure there switches to the edge domain for good, sent once more", async () => {

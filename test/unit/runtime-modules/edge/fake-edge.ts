@@ -41,6 +41,8 @@ export interface FakeEdgeOptions {
   storage?: Record<string, string>;
   sdk?: "pending" | "in" | "out";
   analytics?: Partial<BundleConfig["analytics"]>;
+  /** identity.cookies settings over the defaults (legacyIdDays, destinationDays, ...). */
+  identityCookies?: Partial<BundleConfig["identity"]["cookies"]>;
   userAgent?: string;
   sendBeacon?: false | ((url: string, data: Blob) => boolean);
   random?: () => number;
@@ -116,7 +118,7 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
 
   const win = {
     document,
-    location: { protocol: page.protocol, hostname: page.hostname, href: page.href },
+    location: { protocol: page.protocol, hostname: page.hostname, href: page.href, search: page.search, hash: page.hash },
     navigator: {
       userAgent: options.userAgent ?? "Mozilla/5.0 (test)",
       sendBeacon:
@@ -192,7 +194,11 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
   const monitorEvents: Array<Record<string, unknown>> = [];
 
   const base = bundleConfig();
-  const config: BundleConfig = { ...base, analytics: { ...base.analytics, edgeDomain: "edge.kiwi.example", ...options.analytics } };
+  const config: BundleConfig = {
+    ...base,
+    analytics: { ...base.analytics, edgeDomain: "edge.kiwi.example", ...options.analytics },
+    identity: { ...base.identity, cookies: { ...base.identity.cookies, ...options.identityCookies } },
+  };
   const deps: AnalyticsDeps = {
     config,
     consent,

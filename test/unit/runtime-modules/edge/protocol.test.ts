@@ -9,6 +9,7 @@ import alloyRetryDelay from "@adobe/alloy-core/core/network/getRequestRetryDelay
 import alloyPrepareOverrides from "@adobe/alloy-core/utils/prepareConfigOverridesForEdge.js";
 import alloyLocalTime from "@adobe/alloy-core/utils/toISOStringLocal.js";
 import alloyFnv from "@adobe/alloy-core/utils/fnv1a32Hex.js";
+import alloyLinkIdentity from "@adobe/alloy-core/components/Identity/injectAddQueryStringIdentityToPayload.js";
 import {
   clampQueueTime,
   cleanOverrides,
@@ -18,6 +19,8 @@ import {
   fnv1a32Hex,
   ianaTimezone,
   legacyEcid,
+  linkEcid,
+  LINK_TTL_SECONDS,
   localTime,
   mergeDeep,
   readCookies,
@@ -187,6 +190,47 @@ describe("cookies", () => {
     expect(legacyEcid("-1124106680|MCIDTS|19000|MCMID|42|MCAAMLH-1|9")).toBe("42");
     expect(legacyEcid("MCAID|x")).toBeUndefined();
     expect(legacyEcid(undefined)).toBeUndefined();
+  });
+});
+
+describe("linkEcid (adobe_mc)", () => {
+  const ORG = "ABC123@AdobeOrg";
+  const NOW = 1_700_000_000_000;
+  const mc = (ts: number | string, id = "77094828402023918047117570965393734545", org = ORG) => encodeURIComponent(`TS=${ts}|MCMID=${id}|MCORGID=${encodeURIComponent(org)}`);
+  /** What alloy adds for the same page address and time. */
+  const alloys = (search: string, hash: string, now: number) => {
+    let id: string | undefined;
+    const logger = { info() {}, warn() {} };
+    alloyLinkIdentity({ locationSearch: search, locationHash: hash, dateProvider: () => new Date(now), orgId: ORG, logger })({ hasIdentity: () => false, addIdentity: (_ns, identity) => void (id = identity.id) });
+    return id;
+  };
+  it('"identity query parameter valid 300 s": the ECID of a link at most 300 s old, for our org only', () => {
+    const s = NOW / 1000;
+    expect(LINK_TTL_SECONDS).toBe(300);
+    expect(linkEcid(`?adobe_mc=${mc(s - 300)}`, "", ORG, NOW)).toBe("77094828402023918047117570965393734545");
+    expect(linkEcid(`?adobe_mc=${mc(s - 301)}`, "", ORG, NOW)).toBeUndefined();
+    expect(linkEcid(`?adobe_mc=${mc(s, "1", "OTHER@AdobeOrg")}`, "", ORG, NOW)).toBeUndefined();
+    expect(linkEcid(`?x=1`, `#/route?adobe_mc=${mc(s)}`, ORG, NOW)).toBe("77094828402023918047117570965393734545");
+    expect(linkEcid(`?adobe_mc=${mc(s, "1")}&adobe_mc=${mc(s, "2")}`, "", ORG, NOW)).toBe("2");
+    expect(linkEcid("", "", ORG, NOW)).toBeUndefined();
+    expect(linkEcid("?adobe_mc=%E0%A4%A", "", ORG, NOW)).toBeUndefined();
+  });
+  it("agrees with alloy's own reading for any link age, ids, orgs, encodings and places", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -400, max: 400 }),
+        fc.constantFrom("123", "77094828402023918047117570965393734545", "", "12<script>3", "9%7C9"),
+        fc.constantFrom(ORG, "OTHER@AdobeOrg", "ABC123%40AdobeOrg"),
+        fc.constantFrom("search", "hash", "both", "twice", "raw"),
+        (age, id, org, place) => {
+          const s = Math.floor(NOW / 1000) - age;
+          const v = place === "raw" ? `TS=${s}|MCMID=${id}|MCORGID=${org}` : mc(s, id, org);
+          const search = place === "search" || place === "both" || place === "raw" ? `?a=1&adobe_mc=${v}` : place === "twice" ? `?adobe_mc=${mc(s, "5")}&adobe_mc=${v}` : "";
+          const hash = place === "hash" || place === "both" ? `#/r?adobe_mc=${mc(s, "4", org)}` : "";
+          expect(linkEcid(search, hash, ORG, NOW)).toBe(alloys(search, hash, NOW));
+        },
+      ),
+    );
   });
 });
 
