@@ -25,6 +25,7 @@ import {
   responseFailure,
   retryDelay,
   thirdPartyBrowser,
+  utf8Length,
 } from "./protocol";
 import { isObject } from "../core/is-object";
 
@@ -160,14 +161,15 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       // keepalive: a request in flight outlives the page; browsers allow 64 KB of such bodies in flight.
       // Referer: the origin only (alloy: the full address), so that what the page address may carry (an e-mail, an id) and
       // the redaction keeps out of the body does not leave by the header; the edge reads the page from the XDM.
-      const keepalive = keepaliveBytes + body.length < 60000;
-      if (keepalive) keepaliveBytes += body.length;
+      const bytes = utf8Length(body);
+      const keepalive = keepaliveBytes + bytes < 60000;
+      if (keepalive) keepaliveBytes += bytes;
       resolve(
         win
           .fetch(url, { method: "POST", credentials: "include", cache: "no-cache", referrerPolicy: "strict-origin-when-cross-origin", headers: { "Content-Type": BODY_TYPE }, body, keepalive })
           .then((r) => r.text().then((text) => ({ status: r.status, text, header: (name: string) => r.headers.get(name) })))
           .finally(() => {
-            if (keepalive) keepaliveBytes -= body.length;
+            if (keepalive) keepaliveBytes -= bytes;
           }),
       );
     });

@@ -75,6 +75,16 @@ describe("URL, transport and body", () => {
     expect(f.sent[3].init?.keepalive).toBe(true);
   });
 
+  it("the keepalive budget counts UTF-8 bytes, not characters (two 17,000-character bodies of 3-byte text do not both fit)", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    f.hold();
+    const wide = { eVar1: "é✓".repeat(8_500) };
+    for (let i = 0; i < 2; i++) void analytics.pageView({ variables: wide });
+    await settle();
+    expect(f.sent.map((r) => r.init?.keepalive)).toEqual([true, false]);
+  });
+
   it("meta.queueTimeMillis is the time the event waited, clamped to 300000", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, sdk: "pending" });
     const analytics = f.start();

@@ -27,6 +27,7 @@ import {
   responseFailure,
   retryDelay,
   thirdPartyBrowser,
+  utf8Length,
 } from "../../../../runtime-modules/edge/protocol";
 import { uuid4 } from "../../../../runtime-modules/edge/uuid";
 
@@ -231,6 +232,17 @@ describe("linkEcid (adobe_mc)", () => {
         },
       ),
     );
+  });
+});
+
+describe("utf8Length", () => {
+  it("equals the encoded length for any text (surrogate pairs 4 bytes)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+      }),
+    );
+    expect(utf8Length("aé✓😀")).toBe(1 + 2 + 3 + 4);
   });
 });
 
