@@ -107,6 +107,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   /** Scheduled retries, fired at once when the page is hidden. */
   const retries: Array<() => void> = [];
   let consentBusy = false;
+  /** The consent changed again while a set-consent was out. */
+  let consentAgain = false;
   let consentSent: SdkConsent = "pending";
   let pendingLogged = false;
   let demdexFailed = false;
@@ -350,6 +352,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   /** The visitor's choice changed: privacy/set-consent unless the same consent was already sent (hash in localStorage). */
   function consentChanged(): void {
+    // One set-consent at a time (as alloy queues them): a change while one is out is sent after its answer, if still a change.
+    if (consentBusy) return void (consentAgain = true);
     const consent = deps.consent.sdk();
     if (consent === "pending" || consent === consentSent) return release();
     consentSent = consent;
@@ -370,6 +374,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
           // Storage full or blocked: the consent is sent again next time.
         }
         consentBusy = false;
+        if (consentAgain) {
+          consentAgain = false;
+          return consentChanged();
+        }
         // A task later: a page being unloaded aborts the request, and its pagehide handler must see the queue first.
         win.setTimeout(release, 0);
       },

@@ -287,6 +287,37 @@ describe("identity", () => {
 });
 
 describe("consent", () => {
+  it("one set-consent at a time: a change while one is out goes after its answer, and queued events wait for the last answer", async () => {
+    const general = (r: { action: string; json: { consent?: Array<{ value: { general: string } }> } }) => [r.action, r.json.consent?.[0].value.general];
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, sdk: "pending" });
+    void f.start().pageView({});
+    f.hold();
+    f.setConsent("in");
+    await settle();
+    f.setConsent("out");
+    await settle();
+    expect(f.sent.map(general)).toEqual([["privacy/set-consent", "in"]]);
+    f.release();
+    await settle();
+    expect(f.sent.map(general)).toEqual([["privacy/set-consent", "in"], ["privacy/set-consent", "out"]]);
+    f.stopHolding();
+    await settle();
+    // Out at last: the page view queued since pending is dropped, never sent.
+    expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent", "privacy/set-consent"]);
+    // in → out → in while the first is out: nothing more to send, the queue goes on the first answer.
+    const g = fakeEdge({ cookies: { [IDENTITY]: "id" }, sdk: "pending" });
+    void g.start().pageView({});
+    g.hold();
+    g.setConsent("in");
+    await settle();
+    g.setConsent("out");
+    g.setConsent("in");
+    await settle();
+    g.stopHolding();
+    await settle();
+    expect(g.sent.map(general)).toEqual([["privacy/set-consent", "in"], ["interact", undefined]]);
+  });
+
   it("pending: events queue and nothing is sent; in: privacy/set-consent first, then the queued events; the hash is kept in localStorage", async () => {
     const f = fakeEdge({ sdk: "pending", konductor: true });
     const analytics = f.start();
