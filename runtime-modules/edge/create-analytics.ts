@@ -97,8 +97,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const migrate = a.idMigration !== false;
 
   let pageVariables: Record<string, string> = {};
-  /** The page is being hidden or unloaded: events go by sendBeacon, nothing waits. */
+  /** The page is hidden (or unloaded): events go by sendBeacon once the visitor has an identity. */
   let hidden = false;
+  /** pagehide: the page is being unloaded (or cached): nothing waits any more. */
+  let leaving = false;
   /** A request without identity is out; others wait for its answer (held). */
   let identityPending = false;
   const held: Array<() => void> = [];
@@ -139,7 +141,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   /** Only one request goes out before the visitor has an identity cookie; the rest wait for its answer. */
   function gate(go: () => Promise<unknown>): void {
-    if (hidden || hasIdentity()) {
+    if (leaving || hasIdentity()) {
       go();
     } else if (identityPending) {
       held.push(() => gate(go));
@@ -250,7 +252,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     const body = JSON.stringify(p);
     // Leaving the page: events by sendBeacon, to collect once the visitor has an identity (else interact, whose answer is lost).
     const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : job.action, configId, requestId);
-    const beaconNow = () => hidden && event;
+    // Hidden but not leaving (another tab): a visitor without identity waits for it by fetch, or each beacon would make a new ECID.
+    const beaconNow = () => hidden && event && (identity || leaving);
     monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: event ? p.events[0].xdm && p.events[0].xdm.eventType : undefined, body });
 
     const finish = (reply?: Reply) => {
@@ -330,7 +333,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     if (consent === "out") {
       log.warn(CONSENT_DECLINED);
       job.done();
-    } else if (consent === "pending" || (consentBusy && !hidden)) {
+    } else if (consent === "pending" || (consentBusy && !leaving)) {
       if (consent === "pending" && !pendingLogged) log.info(CONSENT_PENDING);
       pendingLogged = consent === "pending";
       waiting.push(job);
@@ -385,13 +388,22 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     gate(() => send(job));
   }
 
-  /** Hidden or unloading: events waiting for identity or set-consent, and scheduled retries, go now (by sendBeacon when identity exists). */
+  /**
+   * Hidden: scheduled retries go now (by sendBeacon once the visitor has an
+   * identity). Unloading (pagehide): events waiting for identity or
+   * set-consent go too; merely hidden they wait for those answers, which
+   * still arrive, as alloy's do.
+   */
   function visibility(e: Event): void {
     hidden = e.type === "pagehide" || doc.visibilityState === "hidden";
+    if (e.type === "pagehide") leaving = true;
+    else if (!hidden) leaving = false;
     if (!hidden) return;
-    if (sdk() === "in") waiting.splice(0).forEach(submit);
-    else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
-    held.splice(0).forEach((f) => f());
+    if (leaving) {
+      if (sdk() === "in") waiting.splice(0).forEach(submit);
+      else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
+      held.splice(0).forEach((f) => f());
+    }
     retries.slice().forEach((f) => f());
   }
 

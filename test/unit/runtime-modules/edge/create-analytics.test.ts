@@ -497,6 +497,38 @@ describe("the way out: hidden and unloading pages", () => {
     expect(f.sent[1]).toMatchObject({ via: "fetch", action: "interact" });
   });
 
+  it("merely hidden (another tab), a visitor without identity keeps one request in flight: the first by fetch to interact, the rest after its answer by sendBeacon to collect; pagehide sends what still waits", async () => {
+    /** A returning visitor whose identity cookie expired (consent still stored), the page hidden. */
+    const expired = async () => {
+      const f = fakeEdge({ konductor: true, sdk: "in", storage: {} });
+      f.answer({ status: 200, body: { handle: [] } });
+      const analytics = f.start();
+      await settle();
+      f.hold();
+      f.jar.delete(IDENTITY);
+      f.lifecycle("hidden");
+      void analytics.pageView({});
+      void analytics.event({ name: "a", eventType: "x.a", linkType: "other" });
+      await settle();
+      expect(f.sent.slice(1).map((r) => [r.via, r.action])).toEqual([["fetch", "interact"]]);
+      return f;
+    };
+    const f = await expired();
+    f.stopHolding();
+    await settle();
+    expect(f.sent.slice(1).map((r) => [r.via, r.action])).toEqual([
+      ["fetch", "interact"],
+      ["beacon", "collect"],
+    ]);
+    const g = await expired();
+    g.lifecycle("pagehide");
+    await settle();
+    expect(g.sent.slice(1).map((r) => [r.via, r.action])).toEqual([
+      ["fetch", "interact"],
+      ["beacon", "interact"],
+    ]);
+  });
+
   it("sendBeacon missing or refusing: fetch to the same collect URL", async () => {
     const refused = fakeEdge({ cookies: { [IDENTITY]: "id" }, sendBeacon: () => false });
     const a = refused.start();
