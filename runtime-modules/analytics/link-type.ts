@@ -1,12 +1,12 @@
 import type { AnalyticsRules } from "../../generator/config/schemas/analytics.js";
 import { findDomain, onDomain } from "./lookup";
-import { linkText, unwrapLink } from "./link-text";
+import { LINK_TEXT_LIMIT, linkText, unwrapLink } from "./link-text";
 import { safeUrl } from "./redact";
-import { cut, squash } from "./web-text";
+import { cut, escapeText, squash, webText } from "./web-text";
 
 export type LinkType = "searchResult" | "promo" | "nav" | "external" | "download" | "feature" | "mailto" | "tel";
 
-export type LinkRules = Pick<AnalyticsRules, "internalDomains" | "partnerDomains" | "downloadExtensions">;
+export type LinkRules = Pick<AnalyticsRules, "internalDomains" | "partnerDomains" | "downloadExtensions" | "smallWords">;
 
 /** A clicked link as plain data (the DOM layer reads it off the element). */
 export interface LinkInput {
@@ -29,7 +29,7 @@ export interface LinkInput {
 /** A classified click. */
 export interface LinkClick {
   type: LinkType;
-  /** Link text (lower case, 40), promo name (40) or feature text (lower case, 50). */
+  /** Link text (lower case, 40), promo name (40) or feature text (lower case, 50): web text, escaped (linkName). */
   name: string;
   /** The destination, unwrapped and made safe (redacted; mailto and tel: the scheme only). */
   url: string;
@@ -67,6 +67,41 @@ export const PATHING_HIT: Readonly<Record<LinkType, boolean>> = {
 };
 
 /**
+ * A link's or promo's name as recorded. "Web text in names: small words
+ * dropped; | : = / become hyphens; commas, registered and trademark signs and
+ * brackets removed"; words holding an at-sign (email addresses) left out;
+ * "Promo names cut to 40 characters" (case kept), link text lower case and
+ * cut to 40, feature text to 50; then "Text escaping replaces &, <, >,
+ * double and single quotes" (after the cut: an escape is never cut in two).
+ * No text: None Provided.
+ */
+export function linkName(raw: string, type: LinkType, smallWords: readonly string[]): string {
+  const text = webText(raw.replace(/\S*@\S*/g, " "), smallWords);
+  const name = type === "promo" ? cut(text, PROMO_NAME_LIMIT).trim() : linkText(text, type === "feature" ? FEATURE_TEXT_LIMIT : LINK_TEXT_LIMIT);
+  return name ? escapeText(name) : NONE_PROVIDED;
+}
+
+/**
+ * A click of a known type: its name (linkName of raw), the destination u
+ * made safe (mailto and tel: the scheme only; none: ""), the type's pathing
+ * hit; a promo's targeted flag (raw starts with tnt:), a download's
+ * extension, an external partner domain, a feature's path cut to 24.
+ */
+export function linkClick(type: LinkType, raw: string, u: URL | undefined, rules: LinkRules, extra?: Partial<LinkClick>): LinkClick {
+  const click: LinkClick = { type, name: linkName(raw, type, rules.smallWords), url: !u ? "" : type === "mailto" || type === "tel" ? u.protocol : safeUrl(u.href), pathingHit: PATHING_HIT[type], ...extra };
+  if (type === "promo") click.targeted = /^tnt:/i.test(squash(raw));
+  if (u && type === "download") click.code = extensionOf(u);
+  if (u && type === "external") click.code = findDomain(u.hostname.toLowerCase(), rules.partnerDomains);
+  if (u && type === "feature") click.path = cut(safeUrl(u.pathname), FEATURE_PATH_LIMIT);
+  return click;
+}
+
+/** The lower-case file extension of an address's last path segment ("" when none). */
+function extensionOf(u: URL): string {
+  return ((/\.([a-z0-9]+)$/i.exec(u.pathname) || [])[1] || "").toLowerCase();
+}
+
+/**
  * Classifies a click. In order: mailto and tel ("tracked protocols"); other
  * non-http addresses (javascript:, data:) are not tracked (undefined); then
  * the marked kinds (search result, promo, navigation); then download (the
@@ -82,32 +117,16 @@ export function classifyLink(input: LinkInput, rules: LinkRules): LinkClick | un
     return undefined;
   }
   const d = input.data || {};
-  const text = linkText(input.text) || NONE_PROVIDED;
-  const click = (type: LinkType, extra?: Partial<LinkClick>): LinkClick => ({
-    type,
-    name: text,
-    url: type === "mailto" || type === "tel" ? u.protocol : safeUrl(u.href),
-    pathingHit: PATHING_HIT[type],
-    ...extra,
-  });
   const proto = u.protocol.slice(0, -1);
-  if (proto === "mailto" || proto === "tel") return click(proto);
+  if (proto === "mailto" || proto === "tel") return linkClick(proto, input.text, u, rules);
   if (proto !== "http" && proto !== "https") return undefined;
-  if (d.searchResult != null) return click("searchResult");
-  if (d.promo != null) {
-    const name = cut(squash(d.promo || input.text), PROMO_NAME_LIMIT).trim() || NONE_PROVIDED;
-    return click("promo", { name, targeted: /^tnt:/i.test(name) });
-  }
-  if (input.globalNav || d.nav != null) return click("nav", { code: (!input.globalNav && squash(d.nav || "").toLowerCase()) || GLOBAL_NAV_CODE });
-  const ext = (/\.([a-z0-9]+)$/i.exec(u.pathname) || [])[1];
-  if (ext && rules.downloadExtensions.indexOf(ext.toLowerCase()) >= 0) return click("download", { code: ext.toLowerCase() });
+  if (d.searchResult != null) return linkClick("searchResult", input.text, u, rules);
+  if (d.promo != null) return linkClick("promo", d.promo || input.text, u, rules);
+  if (input.globalNav || d.nav != null) return linkClick("nav", input.text, u, rules, { code: (!input.globalNav && squash(d.nav || "").toLowerCase()) || GLOBAL_NAV_CODE });
+  if (rules.downloadExtensions.indexOf(extensionOf(u)) >= 0) return linkClick("download", input.text, u, rules);
   const host = u.hostname.toLowerCase();
-  if (host !== input.pageHost.toLowerCase() && !onDomain(host, input.apexDomain) && !findDomain(host, rules.internalDomains))
-    return click("external", { code: findDomain(host, rules.partnerDomains) });
-  return click("feature", {
-    name: linkText(d.feature || input.text, FEATURE_TEXT_LIMIT) || NONE_PROVIDED,
-    path: cut(safeUrl(u.pathname), FEATURE_PATH_LIMIT),
-  });
+  if (host !== input.pageHost.toLowerCase() && !onDomain(host, input.apexDomain) && !findDomain(host, rules.internalDomains)) return linkClick("external", input.text, u, rules);
+  return linkClick("feature", d.feature || input.text, u, rules);
 }
 
 /** "Link flags: search result, promo, nav, external, download, feature, each with pathing hit." */

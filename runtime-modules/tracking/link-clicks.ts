@@ -1,7 +1,6 @@
 import type { Analytics } from "../core/types";
-import { linkText, unwrapLink } from "../analytics/link-text";
-import { classifyLink, linkFlags, NONE_PROVIDED, PATHING_HIT, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
-import { safeUrl } from "../analytics/redact";
+import { unwrapLink } from "../analytics/link-text";
+import { classifyLink, linkClick, linkFlags, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
 import { LINK_EVENT_TYPE, LINK_VARS } from "./variables";
 
 /** The xdm interaction type of each kind of link: download, exit (external) or other. */
@@ -87,21 +86,49 @@ export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: Li
 
 const LINK_TYPES = ["searchResult", "promo", "nav", "external", "download", "feature", "mailto", "tel"];
 
+/** A pushed address, unwrapped and resolved against the page (undefined when blank or not an address). */
+function pushedUrl(value: unknown, pageHref: string): URL | undefined {
+  if (typeof value !== "string" || !value.trim()) return undefined;
+  try {
+    return new URL(unwrapLink(value.trim()), pageHref);
+  } catch (e) {
+    return undefined;
+  }
+}
+
 /**
  * The event of a `link-click` push (docs/events.md): a link the bundle cannot
  * see as a plain link. Only with hasData (spec section 5); without an
  * eventCode it is skipped (the caller logs "no event code found in link
- * track payload"): undefined then, or "no-event-code".
+ * track payload"): undefined then, or "no-event-code". Named and flagged as a
+ * clicked link of its type is (linkClick: web text, targeted promos, download
+ * extension, partner domain, feature path).
  */
-export function pushedLinkEvent(push: Record<string, unknown>): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
+export function pushedLinkEvent(push: Record<string, unknown>, rules: LinkRules, pageHref: string): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
   if (push.hasData !== true || LINK_TYPES.indexOf(push.linkType as string) < 0) return undefined;
   const code = typeof push.eventCode === "string" ? push.eventCode.trim() : "";
   if (!code) return "no-event-code";
   const type = push.linkType as LinkType;
-  const url = typeof push.linkUrl === "string" && push.linkUrl.trim() ? safeUrl(unwrapLink(push.linkUrl.trim())) : undefined;
-  const pathingHit = typeof push.pathingHit === "boolean" ? push.pathingHit : PATHING_HIT[type];
-  const name = linkText(typeof push.linkName === "string" ? push.linkName : "", type === "feature" ? 50 : 40) || NONE_PROVIDED;
-  const variables = linkVariables({ type, pathingHit });
-  variables.events = code;
-  return { name, eventType: LINK_EVENT_TYPE, linkType: linkKind(type), url, variables };
+  const u = pushedUrl(push.linkUrl, pageHref);
+  const click = linkClick(type, typeof push.linkName === "string" ? push.linkName : "", u, rules, typeof push.pathingHit === "boolean" ? { pathingHit: push.pathingHit } : undefined);
+  const event = linkEvent(click);
+  if (!u) event.url = undefined;
+  event.variables!.events = code;
+  return event;
+}
+
+/**
+ * The event of a `promo-click` push (docs/events.md): a promo link click the
+ * page reports itself. "Promo: name, destination, targeted flag (name starts
+ * with tnt:)"; the push's targeted, when a boolean, overrides the prefix.
+ * Undefined without a name.
+ */
+export function pushedPromoEvent(push: Record<string, unknown>, rules: LinkRules, pageHref: string): Parameters<Analytics["event"]>[0] | undefined {
+  if (typeof push.name !== "string" || !push.name.trim()) return undefined;
+  const u = pushedUrl(push.destination, pageHref);
+  const click = linkClick("promo", push.name, u, rules);
+  if (typeof push.targeted === "boolean") click.targeted = push.targeted;
+  const event = linkEvent(click);
+  if (!u) event.url = undefined;
+  return event;
 }

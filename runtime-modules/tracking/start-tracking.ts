@@ -6,7 +6,7 @@ import { NO_EVENT_CODE_IN_LINK_TRACK } from "../core/messages";
 import { TBM_COOKIE, TBM_SECONDS } from "../analytics/traffic-source";
 import type { VitalMetric } from "../analytics/web-vitals";
 import { guardAnalytics } from "./guard-analytics";
-import { listenForLinks, pushedLinkEvent } from "./link-clicks";
+import { listenForLinks, pushedLinkEvent, pushedPromoEvent } from "./link-clicks";
 import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type Where } from "./page-naming";
 import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
 import { trafficVariables } from "./traffic";
@@ -140,9 +140,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
       // A push before the first page view names it (boot sends that one); a later push is a new view.
       if (!firstView) views.schedule(true);
     } else if (event === "link-click") {
-      const link = pushedLinkEvent(push);
+      const link = pushedLinkEvent(push, config.analyticsRules, win.location.href);
       if (link === "no-event-code") log.warn(NO_EVENT_CODE_IN_LINK_TRACK, { linkType: push.linkType });
       else if (link) void analytics.event(link);
+    } else if (event === "promo-click") {
+      const promo = pushedPromoEvent(push, config.analyticsRules, win.location.href);
+      if (promo) void analytics.event(promo);
     } else if (event === "web-vitals" && Array.isArray(push.metrics)) {
       batch.add((push.metrics as unknown[]).filter((m): m is VitalMetric => typeof m === "object" && m !== null));
     }

@@ -71,7 +71,7 @@ describe("link clicks", () => {
     <header data-ghf><a id="nav" href="/about">About Us</a></header>
     <a id="search" data-search-result href="/college/123">Kiwi   College</a>
     <a id="promo" data-promo="tnt:Spring Reminder" href="/sat">Spring</a>
-    <a id="external" href="https://news.example/story?i=42">Read the Story</a>
+    <a id="external" href="https://news.example/story?i=42">Read the Story: Scores &amp; Dates®</a>
     <a id="download" href="/files/Parent-Guide.PDF">Parent Guide</a>
     <a id="feature" href="/compare">Compare Colleges</a>
     <a id="internal" href="https://www.kiwi-go.example/x">Short link</a>
@@ -81,7 +81,7 @@ describe("link clicks", () => {
     <button id="button">Not a link</button>
     <script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>`;
 
-  it("each type: its linkType (xdm web.webInteraction.type), name and link variables", async () => {
+  it('each type: its linkType (xdm web.webInteraction.type), name ("web text in names", escaped) and link variables', async () => {
     const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/links", { bundle: b.www, body: BODY }), { consentGroups: CONSENT.performance });
     await until(() => views().length > 0);
     const ids = ["search", "promo", "nav", "external", "download", "feature", "internal", "mailto", "tel", "js", "button"];
@@ -91,9 +91,9 @@ describe("link clicks", () => {
     const got = clicks().map((c) => [xdmOf(c).web.webInteraction.name, xdmOf(c).web.webInteraction.type, varsOf(c).prop82, xdmOf(c).web.webInteraction.URL]);
     expect(got).toEqual([
       ["kiwi college", "other", "searchResult", "https://www-qa.kiwi.example/college/123"],
-      ["tnt:Spring Reminder", "other", "promo", "https://www-qa.kiwi.example/sat"],
+      ["tnt-Spring Reminder", "other", "promo", "https://www-qa.kiwi.example/sat"],
       ["about us", "other", "nav", "https://www-qa.kiwi.example/about"],
-      ["read the story", "exit", "external", "https://news.example/story?i=[redacted]"],
+      ["read story- scores &#38; dates", "exit", "external", "https://news.example/story?i=[redacted]"],
       ["parent guide", "download", "download", "https://www-qa.kiwi.example/files/Parent-Guide.PDF"],
       ["compare colleges", "other", "feature", "https://www-qa.kiwi.example/compare"],
       ["short link", "other", "feature", "https://www.kiwi-go.example/x"],

@@ -16,14 +16,14 @@ describe("link classification", () => {
     });
   });
   it('"Promo names cut to 40 characters"', () => {
-    const c = link({ href: "/sat", data: { promo: "Spring SAT Registration Banner With A Very Long Name" } })!;
+    const c = link({ href: "/sat", data: { promo: "Spring SAT Registration Banner Very Long Name Indeed" } })!;
     expect(c.type).toBe("promo");
-    expect(c.name).toBe("Spring SAT Registration Banner With A Ve");
+    expect(c.name).toBe("Spring SAT Registration Banner Very Long");
     expect(c.targeted).toBe(false);
   });
   it('"Promo: name, destination, targeted flag (name starts with tnt:)"', () => {
     const c = link({ href: "https://www.kiwi.example/sat", data: { promo: "tnt:hero-b" } })!;
-    expect(c).toMatchObject({ type: "promo", name: "tnt:hero-b", url: "https://www.kiwi.example/sat", targeted: true, pathingHit: true });
+    expect(c).toMatchObject({ type: "promo", name: "tnt-hero-b", url: "https://www.kiwi.example/sat", targeted: true, pathingHit: true });
     expect(link({ href: "/x", data: { promo: "" }, text: "Hero" })!.name).toBe("Hero");
   });
   it('"global nav code ghf": links in the global header or footer are navigation ghf', () => {
@@ -75,8 +75,20 @@ describe("link classification", () => {
     expect(link({ href: "https://bigfuture.kiwi.example/p/clkg/https://www.kiwi.example/a.pdf" })).toMatchObject({ type: "download", url: "https://www.kiwi.example/a.pdf" });
   });
   it('"Link text limit is 40 characters, lowercased"; no text is None Provided', () => {
-    expect(link({ href: "https://news.example/", text: "Register For The SAT Before The Late Deadline Passes" })!.name).toBe("register for the sat before the late dea");
+    expect(link({ href: "https://news.example/", text: "Register Now: SAT Dates Before The Late Deadline Passes" })!.name).toBe("register now- sat dates before late dead");
     expect(link({ href: "/x", text: "   " })!.name).toBe("None Provided");
+  });
+  it('"Web text in names: small words dropped; | : = / become hyphens; commas, registered and trademark signs and brackets removed"', () => {
+    expect(link({ href: "https://news.example/", text: "AP® Scores | 2024: Key Dates (for the Class)" })!.name).toBe("ap scores - 2024- key dates class");
+    expect(link({ href: "/sat", data: { promo: "SAT™ Guide, Spring = New [2025] / Now" } })!.name).toBe("SAT Guide Spring - New 2025 - Now");
+    expect(link({ href: "/x", data: { feature: "Compare {Side by Side} Colleges" } })!.name).toBe("compare side side colleges");
+  });
+  it('"Text escaping replaces &, <, >, double and single quotes", after the cut', () => {
+    expect(link({ href: "https://news.example/", text: `Terms & "Fine" <Print> Isn't` })!.name).toBe("terms &#38; &#34;fine&#34; &#60;print&#62; isn&#39;t");
+    expect(link({ href: "/sat", data: { promo: "A".repeat(39) + "&B" } })!.name).toBe("A".repeat(39) + "&#38;");
+  });
+  it("promo names leave out words holding an at-sign, as link text does", () => {
+    expect(link({ href: "/x", data: { promo: "" }, text: "Write jane.doe@school.example now" })!.name).toBe("Write now");
   });
   it("destinations are redacted and never carry an email address", () => {
     expect(link({ href: "https://scores.kiwi.example/view?regNo=123&tab=a" })!.url).toBe("https://scores.kiwi.example/view?regNo=[redacted]&tab=a");

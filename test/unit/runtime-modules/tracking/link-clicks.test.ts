@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { AnalyticsRulesSchema } from "../../../../generator/config/schemas/analytics.js";
-import { clickedLink, linkEvent, linkKind, linkVariables, listenForLinks, pushedLinkEvent, type LinkElement } from "../../../../runtime-modules/tracking/link-clicks";
+import { clickedLink, linkEvent, linkKind, linkVariables, listenForLinks, pushedLinkEvent, pushedPromoEvent, type LinkElement } from "../../../../runtime-modules/tracking/link-clicks";
 import { recorder } from "./recorder";
 
 const rules = AnalyticsRulesSchema.parse({ internalDomains: ["kiwi-go.example"] });
@@ -21,7 +21,7 @@ const classify = (el: LinkElement) => linkEvent(clickedLink(el, HOST, "kiwi.exam
 describe("link clicks: each type with its linkType, name and variables", () => {
   it("search result, promo, nav (data-nav and the global header/footer), feature: other", () => {
     expect(classify(link("/college/1", "  Kiwi   College ", { searchResult: "" }))).toMatchObject({ name: "kiwi college", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { eVar93: "searchResult|pathingHit", prop82: "searchResult" } });
-    expect(classify(link("/sat", "x", { promo: "tnt:Spring SAT reminder for juniors and seniors everywhere" }))).toMatchObject({ name: "tnt:Spring SAT reminder for juniors and", linkType: "other", variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" } });
+    expect(classify(link("/sat", "x", { promo: "tnt:Spring SAT reminder for juniors and seniors everywhere" }))).toMatchObject({ name: "tnt-Spring SAT reminder juniors seniors", linkType: "other", variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" } });
     expect(classify(link("/about", "About", { nav: "Top Menu" }))).toMatchObject({ name: "about", variables: { eVar93: "nav|pathingHit", prop82: "nav", prop83: "top menu" } });
     expect(classify(link("/help", "Help", {}, ["[data-ghf]"]))).toMatchObject({ name: "help", variables: { prop82: "nav", prop83: "ghf" } });
     expect(classify(link("/compare/colleges/side-by-side-view", "Compare colleges", { feature: "Compare Tool" }))).toMatchObject({ name: "compare tool", linkType: "other", url: "https://bigfuture.kiwi.example/compare/colleges/side-by-side-view", variables: { eVar93: "feature|pathingHit", prop82: "feature", prop84: "/compare/colleges/side-b" } });
@@ -85,19 +85,48 @@ describe("listenForLinks", () => {
 });
 
 describe("pushedLinkEvent (link-click push)", () => {
+  const PAGE = `https://${HOST}/page`;
+  const pushed = (push: Record<string, unknown>) => pushedLinkEvent(push, rules, PAGE);
   it('"Link-track rule proceeds only with hasData"; without eventCode: skipped ("no event code found in link track payload")', () => {
-    expect(pushedLinkEvent({ linkType: "feature", linkName: "x", eventCode: "event9" })).toBeUndefined();
-    expect(pushedLinkEvent({ linkType: "bogus", hasData: true, eventCode: "event9" })).toBeUndefined();
-    expect(pushedLinkEvent({ linkType: "feature", hasData: true })).toBe("no-event-code");
+    expect(pushed({ linkType: "feature", linkName: "x", eventCode: "event9" })).toBeUndefined();
+    expect(pushed({ linkType: "bogus", hasData: true, eventCode: "event9" })).toBeUndefined();
+    expect(pushed({ linkType: "feature", hasData: true })).toBe("no-event-code");
   });
-  it("the documented push becomes a link event: text rules, unwrapped safe URL, flags, the event code", () => {
-    expect(pushedLinkEvent({ linkType: "external", linkName: "  Apply NOW at partner ", linkUrl: "clkg/https://partner.example/?u=x", eventCode: "event12", pathingHit: true, hasData: true })).toEqual({
-      name: "apply now at partner",
+  it("the documented push becomes a link event: web text, unwrapped safe URL, flags, the event code", () => {
+    expect(pushed({ linkType: "external", linkName: "  Apply NOW at partner ", linkUrl: "clkg/https://partner.example/?u=x", eventCode: "event12", pathingHit: true, hasData: true })).toEqual({
+      name: "apply now partner",
       eventType: "web.webinteraction.linkClicks",
       linkType: "exit",
       url: "https://partner.example/?u=[redacted]",
       variables: { eVar93: "external|pathingHit", prop82: "external", events: "event12" },
     });
-    expect(pushedLinkEvent({ linkType: "download", hasData: true, eventCode: "event5" })).toMatchObject({ name: "None Provided", linkType: "download", url: undefined, variables: { eVar93: "download" } });
+    expect(pushed({ linkType: "download", hasData: true, eventCode: "event5" })).toMatchObject({ name: "None Provided", linkType: "download", url: undefined, variables: { eVar93: "download" } });
+  });
+  it('a pushed link is flagged as a clicked one: "targeted flag (name starts with tnt:)", promo name case kept; download extension, partner domain, feature path', () => {
+    expect(pushed({ linkType: "promo", linkName: "tnt:Spring Hero", linkUrl: "/sat", eventCode: "event9", hasData: true })).toMatchObject({
+      name: "tnt-Spring Hero",
+      url: `https://${HOST}/sat`,
+      variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt", events: "event9" },
+    });
+    expect(pushed({ linkType: "download", linkName: "Guide", linkUrl: "/files/Guide.PDF", eventCode: "e", hasData: true })).toMatchObject({ variables: { prop83: "pdf" } });
+    expect(pushed({ linkType: "external", linkName: "Go", linkUrl: `https://www.${rules.partnerDomains[0]}/x`, eventCode: "e", hasData: true })).toMatchObject({ variables: { prop83: rules.partnerDomains[0] } });
+    expect(pushed({ linkType: "feature", linkName: "Compare", linkUrl: "/colleges/compare/list/all/very/long", eventCode: "e", hasData: true })).toMatchObject({ variables: { prop84: "/colleges/compare/list/a" } });
+  });
+});
+
+describe("pushedPromoEvent (promo-click push)", () => {
+  const PAGE = `https://${HOST}/page`;
+  it('"Promo: name, destination, targeted flag (name starts with tnt:)"; the push\'s targeted overrides; no name: nothing', () => {
+    expect(pushedPromoEvent({ name: "tnt:spring-sat-reminder", destination: "https://satsuite.kiwi.example/register" }, rules, PAGE)).toEqual({
+      name: "tnt-spring-sat-reminder",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "other",
+      url: "https://satsuite.kiwi.example/register",
+      variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" },
+    });
+    expect(pushedPromoEvent({ name: "Spring Banner", targeted: true }, rules, PAGE)).toMatchObject({ name: "Spring Banner", url: undefined, variables: { prop85: "tnt" } });
+    expect(pushedPromoEvent({ name: "tnt:x", targeted: false }, rules, PAGE)!.variables).not.toHaveProperty("prop85");
+    expect(pushedPromoEvent({ name: " " }, rules, PAGE)).toBeUndefined();
+    expect(pushedPromoEvent({}, rules, PAGE)).toBeUndefined();
   });
 });

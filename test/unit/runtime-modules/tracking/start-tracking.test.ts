@@ -155,22 +155,25 @@ describe("wireTracking", () => {
     signup.boot();
     expect(signup.views()[0].variables).toMatchObject({ eVar92: "registration" });
   });
-  it("link clicks through the delegated listener; a link-click push; web vitals sent when hidden", () => {
+  it("link clicks through the delegated listener; a link-click push; a promo-click push; web vitals sent when hidden", () => {
     const t = setup("https://bigfuture.kiwi.example/", { vitals: true });
     t.boot();
     const a = { href: "https://bigfuture.kiwi.example/guide.pdf", textContent: "Guide", dataset: {}, getAttribute: () => null, closest: () => null };
     t.click({ closest: (s: string) => (s === "a[href],area[href]" ? a : null) });
     t.push({ event: "link-click", linkType: "feature", linkName: "Compare", hasData: true });
     t.push({ event: "link-click", linkType: "feature", linkName: "Compare", hasData: true, eventCode: "event7" });
+    t.push({ event: "promo-click", name: "tnt:spring-sat-reminder", destination: "https://satsuite.kiwi.example/register" });
     t.push({ event: "web-vitals", metrics: [{ name: "CLS", rating: "good", navigationType: "navigate", delta: 0.02 }] });
     t.reports.forEach((report) => report({ name: "LCP", value: 1200, delta: 1200.2, rating: "good", navigationType: "navigate" }));
     t.hide();
     expect(t.events().map((e) => [e.name, e.linkType, e.eventType])).toEqual([
       ["guide", "download", "web.webinteraction.linkClicks"],
       ["compare", "other", "web.webinteraction.linkClicks"],
+      ["tnt-spring-sat-reminder", "other", "web.webinteraction.linkClicks"],
       ["web vitals", "other", "kiwi.webVitals"],
     ]);
-    expect(t.events()[2].variables).toEqual({ eVar94: "CLS:good:navigate:20|LCP:good:navigate:1200" });
+    expect(t.events()[2]).toMatchObject({ url: "https://satsuite.kiwi.example/register", variables: { prop82: "promo", prop85: "tnt" } });
+    expect(t.events()[3].variables).toEqual({ eVar94: "CLS:good:navigate:20|LCP:good:navigate:1200" });
     expect(t.log.entries.map((e) => e.message)).toContain("no event code found in link track payload");
   });
   it("an at-sign in the address: nothing is sent, logged once", () => {
