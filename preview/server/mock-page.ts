@@ -99,6 +99,7 @@ ${bundleTag}
       <li><a href="mailto:help@kiwi.example" data-preview="link-mailto">help@kiwi.example</a> (mailto)</li>
       <li><a href="tel:+18005550100" data-preview="link-tel">1-800-555-0100</a> (tel)</li>
       <li><a href="/sat/register?promo=spring" data-promo="tnt:spring-sat-reminder" data-preview="link-promo">Register for spring SAT</a> (promo)</li>
+      <li><a href="#share" data-share="page" data-preview="link-share">Share this page</a> (share: a site's click rule, bigfuture)</li>
       <li><button type="button" data-preview="feature-button" data-feature="compare colleges">Compare colleges</button> (feature)</li>
     </ul>
   </section>

@@ -148,18 +148,23 @@ describe("the preview", () => {
     }
   });
 
-  it("tracks a link click: the promo link's beacon from bigfuture's promo-click rule; the download link reaches its file", async () => {
+  it("tracks link clicks: the promo link by link tracking (name, targeted), the share link by bigfuture's share-click rule; the download link reaches its file", async () => {
     await loadPage("bigfuture", "prod", "home", "all");
     await app.locator('[data-testid=beacon-row][data-event-type="web.webpagedetails.pageViews"]').first().waitFor({ timeout: 10_000 });
 
-    // The catalogue's click rule (a[data-promo]).
+    // The promo link: the runtime's link tracking ("tnt:" prefix: targeted; web text: the colon a hyphen).
     await app.locator("[data-testid=action-link-promo]").click();
-    const promo = app.locator('[data-testid=beacon-row][data-name="promo click"]');
+    const promo = app.locator('[data-testid=beacon-row][data-name="tnt-spring-sat-reminder"]');
     await promo.first().waitFor({ timeout: 10_000 });
     expect(await promo.first().getAttribute("data-event-type")).toBe("web.webinteraction.linkClicks");
-    await expect.poll(() => promo.first().getAttribute("data-status"), { timeout: 5000 }).toBe("ok");
+    // The catalogue's click rule ([data-share]).
+    await loadPage("bigfuture", "prod", "home", "all");
+    await app.locator("[data-testid=action-link-share]").click();
+    const share = app.locator('[data-testid=beacon-row][data-name="share click"]');
+    await share.first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => share.first().getAttribute("data-status"), { timeout: 5000 }).toBe("ok");
     await openTab("rules");
-    expect(await app.locator('[data-testid=rule-row][data-rule="promo-click"][data-state="fired"]').count()).toBeGreaterThanOrEqual(1);
+    expect(await app.locator('[data-testid=rule-row][data-rule="share-click"][data-state="fired"]').count()).toBeGreaterThanOrEqual(1);
 
     // The download link: the file is served, and its beacon (xdm web.webInteraction.type "download", from the
     // runtime's link tracking) shows in the inspector.

@@ -125,15 +125,15 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(varsOf(events[0])).toMatchObject({ eVar5: "sat dates", eVar6: "site", events: "event3" });
   });
 
-  it("bigfuture rules: a promo click and a sixth list item (setVariables, then the event)", async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-promo="tnt:spring" href="#x">Spring</a>' });
+  it("bigfuture rules: a share click and a sixth list item (setVariables, then the event)", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a>' });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await beaconCount(1);
     await tab.page.click("#promo");
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: 6 }));
     const all = await beaconCount(3);
     expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listMilestone"]);
-    expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "promo click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
+    expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "share click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
     expect(varsOf(all[2])).toMatchObject({ events: "event61" });
   });
 

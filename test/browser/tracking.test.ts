@@ -109,14 +109,14 @@ describe("link clicks", () => {
     expect(tab.pageErrors).toEqual([]);
   });
 
-  it("a link a site click rule tracks (bigfuture's promo-click rule) is counted once, by that rule", async () => {
-    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: b.bigfuture, body: '<a id="promo" data-promo="tnt:spring" href="#x">Spring</a><a id="f" href="/compare">Compare</a>' }), { consentGroups: CONSENT.performance });
+  it("a link a site click rule tracks (bigfuture's share-click rule) is counted once, by that rule", async () => {
+    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: b.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a><a id="f" href="/compare">Compare</a>' }), { consentGroups: CONSENT.performance });
     await until(() => views().length > 0);
     await tab.page.click("#promo");
     await tab.page.click("#f");
     await until(() => clicks().length >= 2);
     await settle(200);
-    expect(clicks().map((c) => xdmOf(c).web.webInteraction.name)).toEqual(["promo click", "compare"]);
+    expect(clicks().map((c) => xdmOf(c).web.webInteraction.name)).toEqual(["share click", "compare"]);
   });
 });
 

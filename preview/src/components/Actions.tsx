@@ -13,6 +13,7 @@ const LINKS: Array<[string, string]> = [
   ["link-mailto", "mailto"],
   ["link-tel", "tel"],
   ["link-promo", "promo"],
+  ["link-share", "share"],
   ["link-nav", "nav"],
   ["feature-button", "feature"],
 ];
