@@ -75,17 +75,19 @@ export function trackingCode(url: string, params: readonly string[]): [string, s
  * parameter's fallback, else Other Campaigns). Without one: no referrer is
  * Direct; a partner domain Partner Sites; a search engine Organic Search
  * with its keywords (Not Avail when absent); any other referrer Referring
- * Domains. The referrer is sent redacted (safeUrl).
+ * Domains. The referrer is sent redacted (safeUrl); one that may not be
+ * sent at all (an at-sign left in its path) is still classified by its host.
  */
 export function readTouch(input: TrafficInput, rules: TrafficRules): Touch | undefined {
   const code = trackingCode(input.url, rules.trackingParams);
   const ref = safeUrl(input.referrer.trim());
-  const host = hostOf(ref);
+  // Classified by its host even when the address itself may not be sent (an at-sign in its path): a host holds none.
+  const host = hostOf(input.referrer.trim());
   const internal = !!host && (host === hostOf(input.url) || onDomain(host, input.apexDomain) || !!findDomain(host, rules.internalDomains));
   if (!code && internal) return undefined;
   const t: Touch = { channel: DIRECT };
   if (host && !internal) {
-    t.referrer = ref;
+    if (ref) t.referrer = ref;
     t.referringDomain = host.replace(/^www\./, "");
     const partner = findDomain(host, rules.partnerDomains);
     // The engine's own host (or www. + it), not every host below it: classroom.google.com and mail.yahoo.com are no search.

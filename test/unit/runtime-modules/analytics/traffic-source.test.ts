@@ -76,6 +76,11 @@ describe("traffic source: this page view's touch", () => {
     expect(touch(PAGE, "https://www.google.co.uk/")).toMatchObject({ channel: "Organic Search", referringDomain: "google.co.uk" });
     expect(touch(PAGE, "https://google.com/search?q=ap")).toMatchObject({ channel: "Organic Search", keywords: "ap" });
   });
+  it("a referrer whose address may not be sent (an at-sign in its path) is still classified by its host, without the address", () => {
+    expect(touch(PAGE, "https://news.example/authors/jane@news.example/story")).toEqual({ channel: "Referring Domains", referringDomain: "news.example" });
+    expect(touch(PAGE, "https://www.bing.com/profile/kid@mail.example")).toMatchObject({ channel: "Organic Search", referringDomain: "bing.com" });
+    expect(touch(PAGE, `https://${new URL(PAGE).hostname}/me/kid@mail.example`)).toBeUndefined();
+  });
   it("any other referrer is Referring Domains; a campaign code still decides the channel", () => {
     expect(touch(PAGE, "https://news.example/a")).toEqual({ channel: "Referring Domains", referrer: "https://news.example/a", referringDomain: "news.example" });
     expect(touch(PAGE + "?excmpid=sm-x", "https://news.example/a")).toMatchObject({ channel: "Social Media", campaign: "sm-x", referringDomain: "news.example" });
