@@ -140,16 +140,17 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   }
 
   /** Only one request goes out before the visitor has an identity cookie; the rest wait for its answer. */
-  function gate(go: () => Promise<unknown>): void {
+  function gate(go: () => Promise<number | undefined>): void {
     if (leaving || hasIdentity()) {
       go();
     } else if (identityPending) {
       held.push(() => gate(go));
     } else {
       identityPending = true;
-      go().then(() => {
+      go().then((status) => {
         identityPending = false;
-        if (!hasIdentity()) log.warn(IDENTITY_COOKIE_NOT_FOUND);
+        // As alloy: only a successful answer that set no identity cookie is worth the warning (a failure logged its own).
+        if (status && !hasIdentity()) log.warn(IDENTITY_COOKIE_NOT_FOUND);
         held.splice(0).forEach((f) => f());
       });
     }
@@ -214,14 +215,16 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   }
 
   /** Sends one job: builds URL and body once, retries with the same URL, body and requestId; resolves when done, never rejects. */
-  function send(job: Job): Promise<void> {
-    return new Promise<void>((resolve) => request(job, resolve)).catch((e) => {
+  /** Sends one job; resolves with the answer's status when it succeeded (undefined on a failure), never rejects. */
+  function send(job: Job): Promise<number | undefined> {
+    return new Promise<number | undefined>((resolve) => request(job, resolve)).catch((e) => {
       log.warn(NETWORK_REQUEST_FAILED, errorText(e));
       job.done();
+      return undefined;
     });
   }
 
-  function request(job: Job, resolve: () => void): void {
+  function request(job: Job, resolve: (status: number | undefined) => void): void {
     const c = cookies();
     const identity = !!c[IDENTITY];
     const event = job.action === "interact";
@@ -277,7 +280,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
         }
       }
       job.done(status);
-      resolve();
+      resolve(status);
     };
     const attempt = (n: number, beacon: boolean): void => {
       transmit(url(beacon), body, beacon).then(
@@ -400,8 +403,13 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     else if (!hidden) leaving = false;
     if (!hidden) return;
     if (leaving) {
-      if (sdk() === "in") waiting.splice(0).forEach(submit);
-      else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
+      const consent = sdk();
+      if (consent === "in") waiting.splice(0).forEach(submit);
+      else if (consent === "out" && waiting.length) {
+        // Declined while set-consent(out) was still out: these were never to be sent.
+        log.warn(CONSENT_DECLINED, { events: waiting.length });
+        waiting.splice(0).forEach((job) => job.done());
+      } else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
       held.splice(0).forEach((f) => f());
     }
     retries.slice().forEach((f) => f());

@@ -197,6 +197,17 @@ describe("identity", () => {
     expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent", "interact", "interact"]);
   });
 
+  it("'Identity cookie not found.' only after a successful answer: a failed first request logs its own failure alone", async () => {
+    const f = fakeEdge({ sdk: "in" });
+    f.answer(new TypeError("Failed to fetch"));
+    f.answer({ status: 500, body: { type: "x", status: 500, title: "boom" } });
+    const analytics = f.start();
+    void analytics.pageView({});
+    await settle();
+    expect(f.messages()).toContain("Network request failed.");
+    expect(f.messages()).not.toContain("Identity cookie not found.");
+  });
+
   it("state:store handles become cookies on the apex domain, path /, expiry now + maxAge, Secure with SameSite None; identity:result keeps AMCV_ up to date", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     f.answer({
@@ -602,6 +613,21 @@ describe("the way out: hidden and unloading pages", () => {
     await expect(view).resolves.toBe(204);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(g.sent).toHaveLength(2);
+  });
+
+  it("declined while set-consent(out) is still out, then unloaded: the queued events are dropped with 'The user declined consent.', not 'Consent is pending.'", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, sdk: "pending" });
+    const analytics = f.start();
+    const view = analytics.pageView({});
+    f.hold();
+    f.setConsent("out");
+    await settle();
+    const before = f.messages().length;
+    f.lifecycle("pagehide");
+    await settle();
+    expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent"]);
+    expect(f.messages().slice(before)).toEqual(["The user declined consent."]);
+    await expect(view).resolves.toBeUndefined();
   });
 
   it("events still waiting for consent at unload stay unsent: 'Consent is pending.'", async () => {
