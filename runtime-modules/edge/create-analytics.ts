@@ -70,6 +70,8 @@ interface Reply {
   status: number;
   text: string;
   header(name: string): string | null;
+  /** Sent by sendBeacon (no answer to read: never retried). */
+  beacon?: true;
 }
 
 /**
@@ -161,7 +163,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     return new Promise<Reply>((resolve) => {
       const nav = win.navigator;
       if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
-        return resolve({ status: 204, text: "", header: () => null });
+        return resolve({ status: 204, text: "", header: () => null, beacon: true });
       }
       // keepalive: a request in flight outlives the page; browsers allow 64 KB of such bodies in flight.
       // Referer: the origin only (alloy: the full address), so that what the page address may carry (an e-mail, an id) and
@@ -285,7 +287,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     const attempt = (n: number, beacon: boolean): void => {
       transmit(url(beacon), body, beacon).then(
         (reply) => {
-          if (beacon || n >= MAX_RETRIES || RETRY_STATUSES.indexOf(reply.status) < 0) return finish(reply);
+          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any.
+          if (reply.beacon || n >= MAX_RETRIES || RETRY_STATUSES.indexOf(reply.status) < 0) return finish(reply);
           const again = () => {
             win.clearTimeout(timer);
             retries.splice(retries.indexOf(again), 1);

@@ -554,6 +554,21 @@ describe("the way out: hidden and unloading pages", () => {
     expect(missing.sent).toMatchObject([{ via: "fetch", action: "collect", init: { keepalive: true } }]);
   });
 
+  it("the fetch that stands in for a missing or refusing sendBeacon is retried on 503 like any request (same URL and requestId)", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, sendBeacon: () => false });
+    f.answer({ status: 503 });
+    const analytics = f.start();
+    f.lifecycle("hidden");
+    const view = analytics.pageView({});
+    await settle();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(f.sent.map((r) => [r.via, r.action, r.requestId])).toEqual([
+      ["fetch", "collect", f.sent[0].requestId],
+      ["fetch", "collect", f.sent[0].requestId],
+    ]);
+    await expect(view).resolves.toBe(200);
+  });
+
   it("without identity a leaving page's event goes by sendBeacon to interact (collect needs an identity)", async () => {
     const f = fakeEdge();
     const analytics = f.start();
