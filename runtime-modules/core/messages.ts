@@ -90,6 +90,8 @@ export const TAG_DISABLED = "tag disabled by query parameter";
 export const TAG_LOADED = "tag loaded";
 export const WIDGET_NOT_LOADED = "widget not loaded";
 export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
+/** The page's onBeforeEventSend hook threw: the event is not sent (alloy rejects it with the error). */
+export const BEFORE_SEND_HOOK_FAILED = "the onBeforeEventSend callback threw; the event was not sent";
 
 /* ---- Consent ---- */
 

@@ -2,7 +2,7 @@ import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { Analytics, ConsentGate, Cookies, Logger, Monitor, PageInfo } from "../core/types";
 import type { Obj } from "./protocol";
 import { VERSION } from "../core/version";
-import { CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED } from "../core/messages";
+import { BEFORE_SEND_HOOK_FAILED, CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
 import { cookieDomain } from "../core/cookies";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
@@ -323,7 +323,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
           return false;
         }
       } catch (e) {
-        log.error(EVENT_CANCELED, errorText(e));
+        log.error(BEFORE_SEND_HOOK_FAILED, errorText(e));
         return false;
       }
       event.xdm = content.xdm;

@@ -413,6 +413,18 @@ describe("consent", () => {
     expect(f.sent[0].json.events[0].xdm.web.webPageDetails.URL).toBe("https://redacted.example/");
     expect(f.sent[0].json.events[0].data).toBeUndefined();
   });
+
+  it("a hook that throws cancels the event too, logged as its own error (not the 'returned false' message)", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    (f.win as Record<string, unknown>).sitetagsOnBeforeEventSend = () => {
+      throw new Error("hook bug");
+    };
+    await expect(analytics.event({ name: "c", eventType: "x.a", linkType: "other" })).resolves.toBeUndefined();
+    expect(f.sent).toEqual([]);
+    expect(f.entries).toContainEqual(expect.objectContaining({ level: "error", message: "the onBeforeEventSend callback threw; the event was not sent" }));
+    expect(f.messages()).not.toContain("Event was canceled because the onBeforeEventSend callback returned false.");
+  });
 });
 
 describe("retries and responses", () => {
