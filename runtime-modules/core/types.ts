@@ -123,9 +123,29 @@ export interface ModuleDefinition {
  */
 export interface Analytics {
   pageView(event: { name?: string; variables?: Record<string, string>; xdm?: Record<string, unknown> }): Promise<unknown>;
-  event(event: { name: string; eventType: string; linkType: "other" | "download" | "exit"; url?: string; variables?: Record<string, string>; xdm?: Record<string, unknown> }): Promise<unknown>;
+  event(event: {
+    name: string;
+    eventType: string;
+    linkType: "other" | "download" | "exit";
+    url?: string;
+    variables?: Record<string, string>;
+    xdm?: Record<string, unknown>;
+    /** A clicked element's Activity Map data: its text and region; the page is filled in on the way out. */
+    activityMap?: ActivityMap;
+  }): Promise<unknown>;
   /** Variables merged into every later beacon of this page view. */
   setVariables(variables: Record<string, string>): void;
+}
+
+/**
+ * Activity Map data of a click, as alloy's click collection sends it
+ * (data.__adobe.analytics.contextData.a.activitymap): the link's text (99
+ * characters), its region and the page's name (200 each).
+ */
+export interface ActivityMap {
+  link: string;
+  region: string;
+  page?: string;
 }
 
 /** Values the runtime and modules provide to data elements (`provided: NAME`). */

@@ -435,10 +435,11 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   deps.consent.onChange(consentChanged);
   consentChanged();
 
-  function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined): Promise<unknown> {
+  function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
       const xdm = mergeDeep(mergeDeep(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
       const event: Obj = { xdm, data: { __adobe: { analytics: { ...pageVariables, ...variables } } } };
+      if (contextData) event.data.__adobe.analytics.contextData = contextData;
       if (!Object.keys(event.data.__adobe.analytics).length) delete event.data;
       submit({ action: "interact", payload: { events: [event] }, created: Date.now(), done: resolve });
     }).catch((e) => log.warn(NETWORK_REQUEST_FAILED, errorText(e)));
@@ -448,8 +449,12 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     pageView({ name, variables, xdm }) {
       return track({ eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { name: name || deps.pageName() } } }, xdm, variables);
     },
-    event({ name, eventType, linkType, url, variables, xdm }) {
-      return track({ eventType, web: { webInteraction: { name, type: linkType, URL: url || deps.page().href, linkClicks: { value: 1 } } } }, xdm, variables);
+    event({ name, eventType, linkType, url, variables, xdm, activityMap: m }) {
+      const interaction: Obj = { name, type: linkType, URL: url || deps.page().href, linkClicks: { value: 1 } };
+      // A click's Activity Map data where alloy's click collection puts it (region in the xdm too).
+      if (m) interaction.region = m.region;
+      const context = m && { a: { activitymap: { page: m.page || deps.pageName(), link: m.link, region: m.region, pageIDType: 1 } } };
+      return track({ eventType, web: { webInteraction: interaction } }, xdm, variables, context);
     },
     setVariables(variables) {
       pageVariables = { ...pageVariables, ...variables };

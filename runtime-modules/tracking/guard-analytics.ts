@@ -1,5 +1,6 @@
 import type { Analytics } from "../core/types";
 import { redactText, safeUrl, trackingAllowed } from "../analytics/redact";
+import { activityMapName } from "../analytics/web-text";
 import { isObject } from "../core/is-object";
 
 type Xdm = Record<string, unknown>;
@@ -91,7 +92,9 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       const web = xdm.web as Obj;
       // Whole, so that a shallow merge over the Edge client's defaults keeps every field.
       web.webInteraction = { name, type: e.linkType, linkClicks: { value: 1 }, ...obj(web.webInteraction), URL: url };
-      return inner.event({ name, eventType: e.eventType, linkType: e.linkType, url, variables: safeVariables(e.variables), xdm });
+      const map = e.activityMap;
+      const activityMap = map && { link: redactText(map.link), region: redactText(map.region), page: activityMapName(redactText(deps.pageName())) };
+      return inner.event({ name, eventType: e.eventType, linkType: e.linkType, url, variables: safeVariables(e.variables), xdm, activityMap });
     },
     setVariables(variables) {
       inner.setVariables(safeVariables(variables));

@@ -1,4 +1,5 @@
-import type { Analytics } from "../core/types";
+import type { ActivityMap, Analytics } from "../core/types";
+import { activityMapName, activityMapText } from "../analytics/web-text";
 import { unwrapLink } from "../analytics/link-text";
 import { classifyLink, linkClick, linkFlags, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
 import { LINK_EVENT_TYPE, LINK_VARS } from "./variables";
@@ -33,6 +34,36 @@ export interface LinkElement {
   dataset?: Readonly<Record<string, string | undefined>>;
   getAttribute(name: string): string | null;
   closest(selector: string): unknown;
+  parentNode?: RegionNode | null;
+}
+
+/** An ancestor as linkRegion reads it. */
+export interface RegionNode {
+  id?: string;
+  nodeName?: string;
+  getAttribute?(name: string): string | null;
+  parentNode?: RegionNode | null;
+}
+
+/**
+ * A link's Activity Map region, as alloy finds it: the nearest ancestor's id,
+ * else its aria-label when its role is region, else its name when it is a
+ * header, main, footer or nav element; BODY when none is.
+ */
+export function linkRegion(el: Pick<LinkElement, "parentNode">): string {
+  for (let n = el.parentNode; n; n = n.parentNode) {
+    const label = n.getAttribute && n.getAttribute("role") === "region" ? n.getAttribute("aria-label") : null;
+    const name = n.id || label || (n.nodeName && /^(HEADER|MAIN|FOOTER|NAV)$/i.test(n.nodeName) ? n.nodeName : "");
+    const region = name && name.replace(/\s+/g, " ").trim();
+    if (region) return region;
+  }
+  return "BODY";
+}
+
+/** The Activity Map data of a clicked link: its text (words with an at-sign left out; 99 characters) and region (200). */
+export function linkActivityMap(el: LinkElement): ActivityMap {
+  const text = el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || "";
+  return { link: activityMapText(text.replace(/\S*@\S*/g, " ")), region: activityMapName(linkRegion(el)) };
 }
 
 /** Selector of the elements a click may come from; of the global header and footer (placeholder to confirm). */
@@ -75,7 +106,7 @@ export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: Li
         if (!el) return;
         for (const selector of deps.ruleSelectors) if (target.closest(selector)) return;
         const click = clickedLink(el, deps.pageHost(), deps.apexDomain, deps.rules);
-        if (click) deps.analytics.event(linkEvent(click));
+        if (click) deps.analytics.event({ ...linkEvent(click), activityMap: linkActivityMap(el) });
       } catch (e) {
         deps.onError(e);
       }

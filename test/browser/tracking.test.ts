@@ -71,7 +71,7 @@ describe("link clicks", () => {
     <header data-ghf><a id="nav" href="/about">About Us</a></header>
     <a id="search" data-search-result href="/college/123">Kiwi   College</a>
     <a id="promo" data-promo="tnt:Spring Reminder" href="/sat">Spring</a>
-    <a id="external" href="https://news.example/story?i=42">Read the Story: Scores &amp; Dates®</a>
+    <section id="news-box"><a id="external" href="https://news.example/story?i=42">Read the Story: Scores &amp; Dates®</a></section>
     <a id="download" href="/files/Parent-Guide.PDF">Parent Guide</a>
     <a id="feature" href="/compare">Compare Colleges</a>
     <a id="internal" href="https://www.kiwi-go.example/x">Short link</a>
@@ -105,6 +105,12 @@ describe("link clicks", () => {
     expect(varsOf(clicks()[1]).prop85).toBe("tnt");
     expect(varsOf(clicks()[2]).prop83).toBe("ghf");
     expect(varsOf(clicks()[4]).prop83).toBe("pdf");
+    // Activity Map data, as alloy's click collection sends it: the link's own text, its region, the page.
+    const map = (i: number) => (clicks()[i].events[0].data as any).__adobe.analytics.contextData.a.activitymap;
+    expect(map(3)).toEqual({ page: "www/links", link: "Read the Story: Scores & Dates®", region: "news-box", pageIDType: 1 });
+    expect(map(2)).toMatchObject({ link: "About Us", region: "HEADER" });
+    expect(map(0).region).toBe("BODY");
+    expect(xdmOf(clicks()[3]).web.webInteraction.region).toBe("news-box");
     expect(clicks().every((c) => xdmOf(c).web.webInteraction.linkClicks.value === 1)).toBe(true);
     expect(tab.pageErrors).toEqual([]);
   });

@@ -45,6 +45,18 @@ describe("URL, transport and body", () => {
     await expect(done).resolves.toBe(200);
   });
 
+  it("a click's Activity Map data rides where alloy's click collection puts it: data.__adobe.analytics.contextData.a.activitymap, and the region in xdm", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    void analytics.event({ name: "apply", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { prop82: "feature" }, activityMap: { link: "Apply now", region: "hero", page: "bigfuture/home" } });
+    void analytics.event({ name: "x", eventType: "web.webinteraction.linkClicks", linkType: "other", activityMap: { link: "X", region: "BODY" } });
+    await settle();
+    const [click, unnamed] = f.sent.map((r) => r.json.events[0]);
+    expect(click.data.__adobe.analytics).toEqual({ prop82: "feature", contextData: { a: { activitymap: { page: "bigfuture/home", link: "Apply now", region: "hero", pageIDType: 1 } } } });
+    expect(click.xdm.web.webInteraction).toEqual({ name: "apply", type: "other", URL: "https://www.kiwi.example/scores?x=1", linkClicks: { value: 1 }, region: "hero" });
+    expect(unnamed.data.__adobe.analytics.contextData.a.activitymap.page).toBe("scores:home");
+  });
+
   it("one canonical record: our fields and the caller's xdm on top of the defaults; setVariables feed later events; empty data dropped", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();

@@ -67,6 +67,14 @@ describe("guardAnalytics", () => {
     expect(click.xdm.web.webInteraction.name).toBe("card:personId=[redacted]");
     expect(JSON.stringify(s.calls)).not.toMatch(/12345678|99887766|4242/);
   });
+  it("a click's Activity Map data gets the page's name (cut to 200), everything redacted", () => {
+    const s = setup("https://scores.kiwi.example/");
+    s.analytics.event({ name: "n", eventType: "web.webinteraction.linkClicks", linkType: "other", activityMap: { link: "see regNo=12345", region: "card studentid=777" } });
+    const [click] = s.of("event");
+    expect(click.activityMap).toEqual({ link: "see regNo=[redacted]", region: "card studentid=[redacted]", page: "site/page" });
+    s.analytics.event({ name: "n", eventType: "t", linkType: "other" });
+    expect(s.of("event")[1].activityMap).toBeUndefined();
+  });
   it("setVariables passes redacted values on", () => {
     const s = setup("https://x.kiwi.example/");
     s.analytics.setVariables({ eVar9: "?regNo=1" });

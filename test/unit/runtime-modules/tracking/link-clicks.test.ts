@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { AnalyticsRulesSchema } from "../../../../generator/config/schemas/analytics.js";
-import { clickedLink, linkEvent, linkKind, linkVariables, listenForLinks, pushedLinkEvent, pushedPromoEvent, type LinkElement } from "../../../../runtime-modules/tracking/link-clicks";
+import { clickedLink, linkActivityMap, linkEvent, linkKind, linkRegion, linkVariables, listenForLinks, pushedLinkEvent, pushedPromoEvent, type LinkElement, type RegionNode } from "../../../../runtime-modules/tracking/link-clicks";
 import { recorder } from "./recorder";
 
 const rules = AnalyticsRulesSchema.parse({ internalDomains: ["kiwi-go.example"] });
@@ -70,7 +70,7 @@ describe("listenForLinks", () => {
     d.click(target(link("https://news.example/", "News")));
     d.click(target(null));
     d.click(null);
-    expect(r.of("event")).toEqual([expect.objectContaining({ name: "news", linkType: "exit" })]);
+    expect(r.of("event")).toEqual([expect.objectContaining({ name: "news", linkType: "exit", activityMap: { link: "News", region: "BODY" } })]);
   });
   it("a link a site click rule targets is left to that rule; errors are reported, not thrown", () => {
     const r = recorder();
@@ -81,6 +81,29 @@ describe("listenForLinks", () => {
     expect(r.calls).toEqual([]);
     d.click({ closest: () => { throw new Error("boom"); } });
     expect(onError).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("Activity Map data of a click", () => {
+  const node = (props: { id?: string; nodeName?: string; role?: string; label?: string }, parentNode: RegionNode | null = null): RegionNode => ({
+    id: props.id ?? "",
+    nodeName: props.nodeName ?? "DIV",
+    getAttribute: (name: string) => (name === "role" ? props.role ?? null : name === "aria-label" ? props.label ?? null : null),
+    parentNode,
+  });
+  it("the region is the nearest ancestor's id, else a region's aria-label, else header/main/footer/nav; BODY when none", () => {
+    const body = node({ nodeName: "BODY" }, node({ nodeName: "HTML" }));
+    expect(linkRegion({ parentNode: node({}, node({ id: "  hero   banner " }, body)) })).toBe("hero banner");
+    expect(linkRegion({ parentNode: node({ role: "region", label: "Deadlines" }, node({ id: "outer" }, body)) })).toBe("Deadlines");
+    expect(linkRegion({ parentNode: node({ label: "not a region" }, node({ nodeName: "nav" }, body)) })).toBe("nav");
+    expect(linkRegion({ parentNode: node({}, body) })).toBe("BODY");
+    expect(linkRegion({})).toBe("BODY");
+  });
+  it('"Activity-map text cut to 99 characters; name max 200"; e-mail words left out', () => {
+    const el = { ...link("/x", `Write jane@school.example about ${"x".repeat(150)}`), parentNode: node({ id: "r".repeat(250) }) };
+    const map = linkActivityMap(el);
+    expect(map.link).toBe(`Write about ${"x".repeat(87)}`);
+    expect(map.region).toBe("r".repeat(200));
   });
 });
 
