@@ -22,6 +22,7 @@ import { availableParallelism } from "node:os";
 import type { PieceResult } from "./compile-piece.js";
 import type { PrepareOutput } from "./prepare.js";
 import { packageRoot } from "./paths.js";
+import { compareText } from "../compare-text.js";
 
 export interface ManifestEntry {
   site: string;
@@ -164,7 +165,7 @@ export function inlineConfig(config: unknown): string {
 }
 
 export function selectBundles(all: ResolvedBundle[], options: Pick<BuildOptions, "sites" | "envs" | "shard">): ResolvedBundle[] {
-  const sorted = [...all].sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env));
+  const sorted = [...all].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env));
   const narrowed = sorted.filter((b) => (!options.sites?.length || options.sites.includes(b.site)) && (!options.envs?.length || options.envs.includes(b.env)));
   if (!options.shard) return narrowed;
   const { index, count } = options.shard;
@@ -270,7 +271,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
     const expressions = [...missing].filter(([, name]) => name !== "core");
     try {
-      const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...shapes].sort(([a], [b]) => a.localeCompare(b)), pieces: expressions });
+      const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...shapes].sort(([a], [b]) => compareText(a, b)), pieces: expressions });
       prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
       const runtimeDiagnostics = await compileRuntime({ root, runtimeDir, outDir: compiledRuntime });
       diagnostics.push(...runtimeDiagnostics);
@@ -358,7 +359,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const { status: _s, budgetGzipBytes: _b, moduleBytes: _m, moduleSources: _ms, ...entry } = r;
     next.set(`${r.site}/${r.env}`, entry);
   }
-  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env)) };
+  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)) };
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
       await Promise.all(
@@ -375,7 +376,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     }
   }
   phase("write");
-  reports.sort((a, b) => a.site.localeCompare(b.site) || a.env.localeCompare(b.env));
+  reports.sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env));
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }
 

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { SourceFile } from "ts-morph";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { compareText } from "../compare-text.js";
 
 export interface RegistryEntry {
   name: string;
@@ -96,6 +97,6 @@ export async function readRegistry(runtimeDir: string): Promise<{ entries: Regis
     }
     entries.push({ name, factory, from, markers, description: text("description") ?? "" });
   }
-  entries.sort((a, b) => a.name.localeCompare(b.name));
+  entries.sort((a, b) => compareText(a.name, b.name));
   return { entries, diagnostics };
 }

@@ -1,4 +1,5 @@
 import type { DiagnosticCode } from "./codes.js";
+import { compareText } from "../compare-text.js";
 
 export interface Diagnostic {
   code: DiagnosticCode;
@@ -61,10 +62,10 @@ export function formatDiagnostic(d: Diagnostic): string {
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) =>
-      (a.file ?? "").localeCompare(b.file ?? "") ||
+      compareText(a.file ?? "", b.file ?? "") ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
-      a.code.localeCompare(b.code),
+      compareText(a.code, b.code),
   );
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -172,6 +173,19 @@ describe("the compiler", () => {
     expect(shards.flat().sort()).toEqual([...all].sort());
     expect(new Set(shards.flat()).size).toBe(all.length);
     expect(selectBundles(catalogue.bundles, { shard: { index: 2, count: 3 } }).map((b) => `${b.site}/${b.env}`)).toEqual(shards[1]);
+  });
+
+  it("the shard slices and the manifest order are the same whatever the machine's locale (LANG)", () => {
+    // In a Lithuanian collation "y" sorts before "j": locale-aware sorting put payments before parents there.
+    const script = `import { selectBundles } from "./build/generator/build/build.js";
+      const bundles = ["parents", "payments", "sat-suite", "satreg", "Zeta", "alpha"].flatMap((site) => ["prod", "qa"].map((env) => ({ site, env })));
+      console.log(JSON.stringify([selectBundles(bundles, {}), selectBundles(bundles, { shard: { index: 1, count: 2 } })].map((l) => l.map((b) => b.site + "/" + b.env))));`;
+    const order = (lang: string) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO, env: { ...process.env, LANG: lang, LC_ALL: lang }, encoding: "utf8" });
+    const results = ["C.UTF-8", "lt_LT.UTF-8", "sv_SE.UTF-8"].map(order);
+    for (const r of results) expect(r.stderr).toBe("");
+    expect(JSON.parse(results[0].stdout)[0].slice(0, 6)).toEqual(["Zeta/prod", "Zeta/qa", "alpha/prod", "alpha/qa", "parents/prod", "parents/qa"]);
+    expect(results[1].stdout).toBe(results[0].stdout);
+    expect(results[2].stdout).toBe(results[0].stdout);
   });
 
   it("the generated entries are typed and type-check against the runtime", async () => {
