@@ -186,6 +186,7 @@ export function createConsent(deps: ConsentDeps): Consent {
       changeListeners.push(check);
     },
     sdk: (): SdkConsent => sdkConsent(state),
+    reported: () => state.groups !== null,
     onChange: (listener) => void changeListeners.push(() => listener()),
     onPrivacyChange: (listener) => void privacyListeners.push(listener),
     state: () => state,

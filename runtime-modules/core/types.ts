@@ -55,6 +55,8 @@ export interface ConsentGate {
   whenTagAllowed(tagCode: string, category: ConsentCategory | undefined, load: () => void): void;
   /** The analytics SDK consent: pending (default), in, out. */
   sdk(): "pending" | "in" | "out";
+  /** True once the banner has reported the visitor's groups on this page: a stored SDK consent no longer stands in for them. */
+  reported(): boolean;
   onChange(listener: () => void): void;
 }
 

@@ -132,10 +132,16 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     }
   };
 
-  /** SDK consent: the consent machine's, else (pending) the stored kndctr consent cookie when the identity cookie exists. */
+  /**
+   * SDK consent: the consent machine's; while it is pending and the banner has
+   * not reported yet, the stored kndctr consent cookie when the identity
+   * cookie exists (a returning visitor's page view need not wait for the
+   * banner). Once the banner has reported groups, they alone decide: a stale
+   * "in" cookie never sends while the banner denies performance.
+   */
   function sdk(): SdkConsent {
     const machine = deps.consent.sdk();
-    if (machine !== "pending") return machine;
+    if (machine !== "pending" || deps.consent.reported()) return machine;
     const c = cookies();
     const stored = c[IDENTITY] && /general=(in|out)/.exec(c[CONSENT] || "");
     return stored ? (stored[1] as SdkConsent) : "pending";

@@ -310,6 +310,26 @@ describe("identity", () => {
 });
 
 describe("consent", () => {
+  it("a stored 'in' consent cookie stands in only until the banner reports: groups without performance stop it (no page view sent)", async () => {
+    const cookies = { [IDENTITY]: "id", [CONSENT_COOKIE]: "general=in" };
+    // The banner already reported groups without performance (reconsent; not closed yet): nothing goes out.
+    const denied = fakeEdge({ cookies, sdk: "pending", reported: true });
+    void denied.start().pageView({});
+    await settle();
+    expect(denied.sent).toEqual([]);
+    // Before the banner reports, the returning visitor's page view goes on the stored consent...
+    const early = fakeEdge({ cookies, sdk: "pending" });
+    const analytics = early.start();
+    void analytics.pageView({});
+    await settle();
+    expect(early.sent.map((r) => r.action)).toEqual(["interact"]);
+    // ...and once the banner reports groups without performance, later events wait.
+    early.setConsent("pending");
+    void analytics.event({ name: "a", eventType: "x.a", linkType: "other" });
+    await settle();
+    expect(early.sent.map((r) => r.action)).toEqual(["interact"]);
+  });
+
   it("one set-consent at a time: a change while one is out goes after its answer, and queued events wait for the last answer", async () => {
     const general = (r: { action: string; json: { consent?: Array<{ value: { general: string } }> } }) => [r.action, r.json.consent?.[0].value.general];
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, sdk: "pending" });

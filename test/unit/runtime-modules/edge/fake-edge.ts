@@ -40,6 +40,8 @@ export interface FakeEdgeOptions {
   cookies?: Record<string, string>;
   storage?: Record<string, string>;
   sdk?: "pending" | "in" | "out";
+  /** The banner has already reported groups (default false). */
+  reported?: boolean;
   analytics?: Partial<BundleConfig["analytics"]>;
   /** identity.cookies settings over the defaults (legacyIdDays, destinationDays, ...). */
   identityCookies?: Partial<BundleConfig["identity"]["cookies"]>;
@@ -67,6 +69,8 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
   const pending: Array<() => void> = [];
   let hold = false;
   let sdk = options.sdk ?? "in";
+  /** Whether the banner has reported groups (setConsent, or options.reported). */
+  let reported = options.reported ?? false;
   const consentListeners: Array<() => void> = [];
   const entries: LogEntry[] = [];
 
@@ -181,6 +185,7 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
     decide: () => ({ allowed: true, reason: "consent-given", category: "performance" }),
     whenTagAllowed: (_t, _c, load) => load(),
     sdk: () => sdk,
+    reported: () => reported,
     onChange: (l) => void consentListeners.push(l),
   };
 
@@ -237,8 +242,10 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
       pending.splice(0).forEach((go) => go());
     },
     /** Changes the SDK consent and tells the listeners (as the consent machine does). */
+    /** The banner reports: the SDK consent it gives (pending: groups without performance, not closed yet). */
     setConsent(value: "pending" | "in" | "out") {
       sdk = value;
+      reported = true;
       consentListeners.forEach((l) => l());
     },
     /** Fires a page-lifecycle event: "hidden" (visibilitychange), "pagehide", "visible". */

@@ -23,7 +23,7 @@ function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown
     conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: () => undefined, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
     actions: {
       analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
-      consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: (_t, _c, load) => load(), sdk: () => "in", onChange() {} },
+      consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: (_t, _c, load) => load(), sdk: () => "in", reported: () => true, onChange() {} },
       loadScript: async () => void calls.push("loadScript"),
       dataElements,
       pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
