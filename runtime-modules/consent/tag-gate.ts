@@ -74,16 +74,19 @@ export function pageTagStatus(input: Pick<TagGateInput, "tagCode" | "page" | "us
  *  2. synthetics user agent                        → blocked "synthetics"       (status synthetics)
  *  3. allow-list configured, host not on it        → blocked "allow-list"       (status configuration)
  *  4. stored disabled status, not forced           → blocked "stored-status"    (the stored status)
- *  5. internal site                                → allowed "internal-site"
+ *  5. internal site ("full consent on internal sites") skips step 6
  *  6. banner consent for the category              → blocked "consent-category" (status enabled: waits)
- *     program categories stop here                 → allowed "consent-given"
+ *     program categories stop here                 → allowed "consent-given" ("internal-site")
  *  7. app id on the category's exclusion list      → blocked "exclusion-app-id" (status legal)
  *  8. host on the category's exclusion list        → blocked "exclusion-host"   (status legal)
  *  9. marketing and a global privacy signal        → blocked "gpc"              (status legal)
  * 10. marketing and a user name in query/referrer  → blocked "user-name-in-url" (status legal)
- * 11. otherwise                                    → allowed "consent-given"
+ * 11. otherwise                                    → allowed "consent-given" ("internal-site")
  * Steps 1-4 hold on every site (they only ever block); a stored status
- * never unblocks what a fresh check blocks.
+ * never unblocks what a fresh check blocks. An internal site has the
+ * visitor's consent, not a legal waiver: the exclusion lists, the privacy
+ * signal and the user-name check (7-10) hold there too (testday, app id 292,
+ * is internal and on the marketing exclusion list).
  */
 export function decideTag(input: TagGateInput): TagDecision {
   const category = normalizeCategory(input.category, normalizeCategory(input.settings.defaultCategory));
@@ -93,9 +96,9 @@ export function decideTag(input: TagGateInput): TagDecision {
   const page = pageTagStatus(input);
   if (page.reason) return block(page.reason, page.status);
   if (input.stored && input.stored.status === "disabled" && !input.force) return block("stored-status", input.stored, input.stored.reason);
-  if (input.site.internal) return allow("internal-site");
-  if (!categoryAllowed(input.consent, category)) return block("consent-category", enabled(), category);
-  if (isProgramCategory(category)) return allow("consent-given");
+  const given = input.site.internal ? "internal-site" : "consent-given";
+  if (!input.site.internal && !categoryAllowed(input.consent, category)) return block("consent-category", enabled(), category);
+  if (isProgramCategory(category)) return allow(given);
   const { exclusions } = input.settings;
   if (appIdExcluded(exclusions, category, input.site.appId)) return block("exclusion-app-id", disabled("legal"), input.site.appId);
   if (hostExcluded(exclusions, category, input.page.host)) return block("exclusion-host", disabled("legal"), input.page.host);
@@ -104,5 +107,5 @@ export function decideTag(input: TagGateInput): TagDecision {
     if (containsUserName(input.page.query, input.userIds)) return block("user-name-in-url", disabled("legal"), "query");
     if (containsUserName(input.page.referrer, input.userIds)) return block("user-name-in-url", disabled("legal"), "referrer");
   }
-  return allow("consent-given");
+  return allow(given);
 }

@@ -105,8 +105,8 @@ function oracle(s: Scenario): string[] {
   if (s.synthetic) rules.push("synthetics");
   if (b.exclusions.allowHosts.length && !hostIn(b.exclusions.allowHosts)) rules.push("allow-list");
   if (s.stored?.status === "disabled" && !s.force) rules.push("stored-status");
-  if (s.internal) return rules;
-  let fullConsent = false;
+  // An internal site has full consent; the legal checks below still hold there.
+  let fullConsent = s.internal;
   let groups: string[] = [];
   for (const e of s.events) {
     if (e.type === "internal-site") fullConsent = true;

@@ -58,12 +58,18 @@ describe("decideTag: one reason per check, for the QA preview", () => {
     expect(reason({ settings, page: { host: "www.kiwi.example", query: "", referrer: "" } })).toBe("consent-given");
     expect(reason({ settings, page: { host: "a.apps.kiwi.example", query: "", referrer: "" } })).toBe("consent-given");
   });
-  it('"Internal sites always allow" (consent, exclusions, GPC, user name)', () => {
-    const internal = { internal: true, appId: "8" };
-    expect(decide({ site: internal, consent: run(), gpc: true, page: { host: "x.kiwi.example", query: "?e=a@b.org", referrer: "" } })).toMatchObject({
-      allowed: true,
-      reason: "internal-site",
-    });
+  it('"Internal sites always allow": "full consent on internal sites", without waiting for the banner', () => {
+    const internal = { internal: true, appId: "77" };
+    expect(decide({ site: internal, consent: run(), category: "marketing", page: { host: "x.kiwi.example", query: "", referrer: "" } })).toMatchObject({ allowed: true, reason: "internal-site" });
+    expect(decide({ site: internal, consent: run(), category: "programMarketing" })).toMatchObject({ allowed: true, reason: "internal-site" });
+  });
+  it("on an internal site the legal checks still hold: exclusion lists, the privacy signal, a user name in the address", () => {
+    const internal = { internal: true, appId: "292" };
+    const page = { host: "testday.kiwi.example", query: "", referrer: "" };
+    expect(decide({ site: internal, consent: run(), category: "marketing", page })).toMatchObject({ allowed: false, reason: "exclusion-app-id", status: { reason: "legal" } });
+    const other = { internal: true, appId: "77" };
+    expect(decide({ site: other, consent: run(), category: "marketing", gpc: true, page })).toMatchObject({ allowed: false, reason: "gpc" });
+    expect(decide({ site: other, consent: run(), category: "performance", page })).toMatchObject({ allowed: true, reason: "internal-site" });
   });
   it('"a tag runs only if consent for its category is given": consent-category, status still enabled (waits)', () => {
     expect(decide({ consent: withGroups(",C0001,C0002,") })).toEqual({
