@@ -99,6 +99,8 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const migrate = a.idMigration !== false;
 
   let pageVariables: Record<string, string> = {};
+  /** Hit-scoped variables set by setVariables (success events, products): on the next beacon only, so an order counts once. */
+  let onceVariables: Record<string, string> = {};
   /** The page is hidden (or unloaded): events go by sendBeacon once the visitor has an identity. */
   let hidden = false;
   /** pagehide: the page is being unloaded (or cached): nothing waits any more. */
@@ -444,7 +446,13 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
       const xdm = mergeDeep(mergeDeep(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
-      const event: Obj = { xdm, data: { __adobe: { analytics: { ...pageVariables, ...variables } } } };
+      const own = variables || {};
+      const once = onceVariables;
+      onceVariables = {};
+      const analytics: Record<string, string> = { ...pageVariables, ...once, ...own };
+      // Events set for this beacon and the call's own add up ("purchase,event61").
+      if (once.events && own.events && once.events !== own.events) analytics.events = once.events + "," + own.events;
+      const event: Obj = { xdm, data: { __adobe: { analytics } } };
       if (contextData) event.data.__adobe.analytics.contextData = contextData;
       if (!Object.keys(event.data.__adobe.analytics).length) delete event.data;
       submit({ action: "interact", payload: { events: [event] }, created: Date.now(), done: resolve });
@@ -463,7 +471,10 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
       return track({ eventType, web: { webInteraction: interaction } }, xdm, variables, context);
     },
     setVariables(variables) {
-      pageVariables = { ...pageVariables, ...variables };
+      for (const k of Object.keys(variables)) {
+        if (k === "events" || k === "products") onceVariables[k] = variables[k];
+        else pageVariables[k] = variables[k];
+      }
     },
   };
 }

@@ -57,6 +57,23 @@ describe("URL, transport and body", () => {
     expect(unnamed.data.__adobe.analytics.contextData.a.activitymap.page).toBe("scores:home");
   });
 
+  it("setVariables' events and products go on the next beacon only (a purchase counts once); its eVars stay for later beacons; events add up", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    analytics.setVariables({ events: "purchase", products: ";SAT;1;60", eVar30: "W9001" });
+    void analytics.pageView({});
+    void analytics.event({ name: "web vitals", eventType: "kiwi.webVitals", linkType: "other", variables: { eVar94: "LCP:good:navigate:900" } });
+    analytics.setVariables({ events: "event61" });
+    void analytics.event({ name: "milestone", eventType: "kiwi.listMilestone", linkType: "other", variables: { events: "event7" } });
+    await settle();
+    const vars = f.sent.map((r) => r.json.events[0].data.__adobe.analytics);
+    expect(vars).toEqual([
+      { events: "purchase", products: ";SAT;1;60", eVar30: "W9001" },
+      { eVar30: "W9001", eVar94: "LCP:good:navigate:900" },
+      { eVar30: "W9001", events: "event61,event7" },
+    ]);
+  });
+
   it("one canonical record: our fields and the caller's xdm on top of the defaults; setVariables feed later events; empty data dropped", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();
