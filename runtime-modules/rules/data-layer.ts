@@ -22,16 +22,29 @@ export interface DataLayer {
   push(item: Push): void;
 }
 
-/** Deep merge into target: objects merge, everything else (lists too) replaces. */
-export function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): void {
+/** A plain object (object literal or null prototype): what a push's data is made of. DOM nodes, class instances, dates are values. */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Deep merge into target: plain objects merge, everything else (lists, DOM
+ * nodes, dates, class instances) replaces. An object already being merged
+ * higher up (a cycle) is kept as a value, not followed.
+ */
+export function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, open: unknown[] = []): void {
+  open.push(source);
   for (const key of Object.keys(source)) {
     if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
     const value = source[key];
-    if (isObject(value)) {
-      if (!isObject(target[key])) target[key] = {};
-      mergeInto(target[key] as Record<string, unknown>, value);
+    if (isPlain(value) && open.indexOf(value) < 0) {
+      if (!isPlain(target[key])) target[key] = {};
+      mergeInto(target[key] as Record<string, unknown>, value, open);
     } else target[key] = value;
   }
+  open.pop();
 }
 
 /** Reads a dotted path ("search.term", "items.0.id") from an object. */
@@ -63,11 +76,18 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
       log.warn(DATA_LAYER_INVALID_PUSH, { push: item });
       return;
     }
-    if (validate) validate(item, log);
-    const event = typeof item.event === "string" ? item.event : undefined;
-    const data: Record<string, unknown> = {};
-    for (const key of Object.keys(item)) if (key !== "event") data[key] = item[key];
-    mergeInto(state, data);
+    let event: string | undefined;
+    try {
+      if (validate) validate(item, log);
+      event = typeof item.event === "string" ? item.event : undefined;
+      const data: Record<string, unknown> = {};
+      for (const key of Object.keys(item)) if (key !== "event") data[key] = item[key];
+      mergeInto(state, data);
+    } catch (e) {
+      // A push whose data cannot be read (a throwing getter): skipped, the pushes after it go on.
+      log.warn(DATA_LAYER_INVALID_PUSH, { push: errorText(e) });
+      return;
+    }
     monitor.emit("dataLayer", { event, push: item });
     for (const listener of listeners) {
       try {

@@ -129,6 +129,24 @@ describe("the data layer", () => {
     expect(dl.get("k249")).toBe(249);
   });
 
+  it("a push holding a cycle, a DOM-like object or a throwing getter never stops the data layer: made before load or after, the pushes after it go on", () => {
+    const cyclic: Record<string, unknown> = { name: "card" };
+    cyclic.self = cyclic;
+    class Node {
+      parent = this;
+    }
+    const node = new Node();
+    const bad = { event: "bad" } as Record<string, unknown>;
+    Object.defineProperty(bad, "target", { enumerable: true, get: () => { throw new Error("getter"); } });
+    const { win, dl, seen, logs } = layer([{ event: "modal", target: cyclic, el: node }, bad, { event: "after" }]);
+    dl.start();
+    expect(seen).toEqual(["modal", "after"]);
+    expect(dl.get("target.name")).toBe("card");
+    expect(dl.get("el")).toBe(node);
+    expect(logs).toContainEqual(expect.objectContaining({ level: "warn" }));
+    (win.kiwiDataLayer as unknown[]).push(bad, { event: "later", target: cyclic });
+    expect(seen).toEqual(["modal", "after", "later"]);
+  });
   it("a push that is not an object is ignored with a warning; no prototype pollution", () => {
     const { win, dl, logs } = layer();
     dl.start();
