@@ -8,7 +8,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzip, constants as zlib } from "node:zlib";
 import { promisify } from "node:util";
 import { loadCatalogue, type Catalogue, type ResolvedBundle } from "../config/load.js";
@@ -362,14 +362,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)) };
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
-      await Promise.all(
-        outputs.map(async ({ report, code }) => {
-          await mkdir(join(outDir, report.env, report.site), { recursive: true });
-          await Promise.all([writeAtomic(join(outDir, report.file), code), writeAtomic(join(outDir, report.alias), code)]);
-        }),
-      );
-      await mkdir(outDir, { recursive: true });
-      await writeAtomic(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+      const files = outputs.flatMap(({ report, code }) => [
+        { path: join(outDir, report.file), data: code },
+        { path: join(outDir, report.alias), data: code },
+      ]);
+      files.push({ path: join(outDir, "manifest.json"), data: `${JSON.stringify(manifest, null, 2)}\n` });
+      await commitFiles(files);
       await prune(outDir, manifest, previous);
     } catch (err) {
       return done({ ...result, exitCode: 3, diagnostics: [{ code: "BUILD_WRITE_FAILED", message: (err as Error).message, severity: "error" }] });
@@ -378,6 +376,46 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   phase("write");
   reports.sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env));
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
+}
+
+/**
+ * Writes files so that dist/ changes all at once or not at all: every file
+ * is first written beside its target (.tmp-PID), in new directories as
+ * needed; only when all are written are they renamed into place, in order
+ * (the manifest last). A failure while writing removes the temporaries and
+ * the directories made for them; a failure while renaming puts back what
+ * was renamed (the earlier content of a replaced file, kept in memory).
+ */
+export async function commitFiles(files: Array<{ path: string; data: string }>): Promise<void> {
+  const tmp = (path: string) => `${path}.tmp-${process.pid}`;
+  const madeDirs: string[] = [];
+  const written: string[] = [];
+  try {
+    for (const dir of [...new Set(files.map((f) => dirname(f.path)))]) {
+      const made = await mkdir(dir, { recursive: true });
+      if (made) madeDirs.push(made);
+    }
+    const results = await Promise.allSettled(files.map((f) => writeFile(tmp(f.path), f.data).then(() => void written.push(f.path))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+  } catch (err) {
+    await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
+    for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
+  const befores = await Promise.all(files.map((f) => readFile(f.path).catch(() => undefined)));
+  const renamed: Array<{ path: string; before: Buffer | undefined }> = [];
+  try {
+    for (const [i, f] of files.entries()) {
+      await rename(tmp(f.path), f.path);
+      renamed.push({ path: f.path, before: befores[i] });
+    }
+  } catch (err) {
+    for (const r of renamed.reverse()) await (r.before ? writeFile(r.path, r.before) : rm(r.path, { force: true })).catch(() => undefined);
+    await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
+    for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */

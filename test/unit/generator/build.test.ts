@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -134,6 +134,37 @@ describe("the compiler", () => {
     expect(over[0].file).toMatch(/clep\.yaml$/);
     expect(over[0].line).toBeGreaterThan(1);
     expect(snapshotTree(out)).toEqual(before);
+  });
+
+  it('"a failed build … leaves dist/ byte-for-byte as it was": a write that fails (the manifest cannot be replaced; a bundle folder cannot be made) puts back every file, and the next build rebuilds', async () => {
+    const sites = copyCatalogue();
+    const out = tempDir("out");
+    expect((await build({ sites: ["go"], sitesDir: sites, outDir: out, cacheDir: cache1 })).ok).toBe(true);
+    const goFile = join(sites, "go.yaml");
+    const original = readFileSync(goFile, "utf8");
+    writeFileSync(goFile, `${original}\ntiming:\n  pageLoad: 3100\n`);
+    // The last rename (the manifest) fails: the aliases already renamed go back.
+    renameSync(join(out, "manifest.json"), join(out, "manifest.keep"));
+    mkdirSync(join(out, "manifest.json"));
+    const before = snapshotTree(out);
+    const failed = await build({ sites: ["go"], sitesDir: sites, outDir: out, cacheDir: cache1 });
+    expect(failed).toMatchObject({ ok: false, exitCode: 3, diagnostics: [expect.objectContaining({ code: "BUILD_WRITE_FAILED" })] });
+    expect(snapshotTree(out)).toEqual(before);
+    rmSync(join(out, "manifest.json"), { recursive: true });
+    renameSync(join(out, "manifest.keep"), join(out, "manifest.json"));
+    // A bundle folder cannot be made (a file holds its name): nothing is written, no temporaries stay.
+    const prodDir = join(out, "prod", "go");
+    rmSync(prodDir, { recursive: true });
+    writeFileSync(prodDir, "in the way");
+    const before2 = snapshotTree(out);
+    expect((await build({ sites: ["go"], sitesDir: sites, outDir: out, cacheDir: cache1 })).exitCode).toBe(3);
+    expect(snapshotTree(out)).toEqual(before2);
+    // Back to the first config: the bundles in dist/ are still the first build's, so reusing them is right.
+    rmSync(prodDir);
+    writeFileSync(goFile, original);
+    const again = await build({ sites: ["go"], sitesDir: sites, outDir: out, cacheDir: cache1 });
+    expect(again.ok).toBe(true);
+    for (const b of again.manifest!.bundles) expect(readFileSync(join(out, b.alias), "utf8")).not.toContain('"pageLoad":3100');
   });
 
   it('"a failed build (bad config …) leaves dist/ byte-for-byte as it was": bad config writes nothing', async () => {
