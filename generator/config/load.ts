@@ -94,7 +94,15 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     diagnostics.push({ code: "CONFIG_NO_SITES", message: `cannot read the sites directory ${display(options.sitesDir)}`, severity: "error", file: display(options.sitesDir) });
     return catalogue;
   }
-  const texts = await Promise.all(names.map((n) => readFile(join(options.sitesDir, n), "utf8")));
+  // A name that cannot be read as a file (a folder called x.yaml, no permission) is reported, not thrown.
+  const read = await Promise.all(names.map((n) => readFile(join(options.sitesDir, n), "utf8").then((text) => ({ text }), (err: NodeJS.ErrnoException) => ({ error: err.code ?? err.message }))));
+  names = names.filter((n, i) => {
+    const r = read[i];
+    if ("text" in r) return true;
+    diagnostics.push({ code: "CONFIG_UNREADABLE_FILE", message: `cannot read ${n} as a file (${r.error})`, severity: "error", file: display(join(options.sitesDir, n)) });
+    return false;
+  });
+  const texts = read.flatMap((r) => ("text" in r ? [r.text] : []));
   names.forEach((n, i) => catalogue.files.push({ file: n, text: texts[i] }));
 
   // Parse every file first (syntax errors of all files are reported together).

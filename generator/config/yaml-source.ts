@@ -2,7 +2,7 @@
  * YAML files parsed with source positions (eemeli/yaml's LineCounter and node
  * ranges), so that every diagnostic can point at file:line:col.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node } from "yaml";
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, visit, type Document, type Node } from "yaml";
 import { codeFrame, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
 
@@ -25,8 +25,36 @@ export function parseYamlSource(file: string, text: string): { source: YamlSourc
     const code: DiagnosticCode = err.code === "DUPLICATE_KEY" ? "YAML_DUPLICATE_KEY" : "YAML_SYNTAX";
     diagnostics.push(diagnosticAtOffset(source, code, err.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, err.pos[0], err.message)));
   }
-  if (diagnostics.length === 0) source.data = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  if (diagnostics.length === 0) {
+    try {
+      source.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+    } catch (err) {
+      diagnostics.push(aliasDiagnostic(source, (err as Error).message));
+    }
+  }
   return { source, diagnostics };
+}
+
+/** Alias expansions allowed per file (a guard against a "billion laughs" file). */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * An alias problem found while reading the data: an alias without its anchor
+ * (at that alias), or too many alias expansions (at the first alias).
+ */
+function aliasDiagnostic(source: YamlSource, message: string): Diagnostic {
+  let unresolved: number | undefined;
+  let first: number | undefined;
+  visit(source.doc, {
+    Alias(_key, node) {
+      const at = node.range ? node.range[0] : 0;
+      if (first === undefined) first = at;
+      if (unresolved === undefined && !node.resolve(source.doc)) unresolved = at;
+    },
+  });
+  if (unresolved !== undefined) return diagnosticAtOffset(source, "YAML_SYNTAX", "an alias whose anchor is not set before it (define &name before *name)", unresolved);
+  if (/alias count/i.test(message)) return diagnosticAtOffset(source, "YAML_SYNTAX", `more than ${MAX_ALIAS_COUNT} alias expansions in one file`, first ?? 0);
+  return diagnosticAtOffset(source, "YAML_SYNTAX", message.replace(/\s+/g, " ").trim(), first ?? 0);
 }
 
 /**

@@ -22,6 +22,7 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_NO_ENVIRONMENTS: "A site with no environments at all.",
   CONFIG_ORG_MISSING: "The organisation file sites/_org.yaml is missing.",
   CONFIG_NO_SITES: "No site files were found.",
+  CONFIG_UNREADABLE_FILE: "A name in the sites folder that cannot be read as a file (a folder called x.yaml, no permission).",
   CONFIG_UNKNOWN_EVENT_TYPE: "A rule event type that does not exist.",
   CONFIG_UNKNOWN_CONDITION: "A rule condition type that does not exist.",
   CONFIG_UNKNOWN_ACTION: "A rule action type that does not exist.",

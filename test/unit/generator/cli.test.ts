@@ -35,6 +35,18 @@ describe("the sitetags CLI", () => {
     expect(r.stdout).toMatch(/^\d+ sites, \d+ bundles: configuration is valid/);
   });
 
+  it("a folder named like a site file, or a site file with an unresolved alias, is a located diagnostic (exit 1), never an internal error", () => {
+    const dir = copyCatalogue();
+    mkdirSync(join(dir, "drafts.yaml"));
+    writeFileSync(join(dir, "go.yaml"), readFileSync(join(dir, "go.yaml"), "utf8").replace(/^spa: (true|false)$/m, "spa: *nosuch"));
+    const r = cli(["validate", "--sites", dir, "--json"]);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(1);
+    const codes = (JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; file?: string; line?: number }> }).diagnostics.map((d) => [d.code, d.file?.split("/").pop(), d.line ?? null]);
+    expect(codes).toContainEqual(["CONFIG_UNREADABLE_FILE", "drafts.yaml", null]);
+    expect(codes).toContainEqual(["YAML_SYNTAX", "go.yaml", expect.any(Number)]);
+  });
+
   it('"Diagnostics go to stderr, all of them at once, one headline each", followed by a code frame; exit 1', () => {
     const r = cli(["validate", "--sites", badCatalogue()]);
     expect(r.code).toBe(1);
