@@ -199,6 +199,8 @@ function usageDiagnostics(catalogue: Catalogue, options: BuildOptions): Diagnost
   const out: Diagnostic[] = [];
   const codes = new Set(catalogue.bundles.map((b) => b.site));
   for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue`, severity: "error" });
+  // An unknown site says it all: its environments cannot be checked.
+  if (out.length) return out;
   const envs = new Set(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
   for (const env of options.envs ?? []) if (!envs.has(env as ResolvedBundle["env"])) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"`, severity: "error" });
   return out;

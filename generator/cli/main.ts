@@ -115,6 +115,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         return finishBuild(io, result, json);
       }
       case "validate": {
+        onlyOptionsOfBuild(command, rest, values);
         const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES, cwd: io.cwd });
         if (json) io.stdout(`${JSON.stringify({ ok: catalogue.diagnostics.length === 0, sites: catalogue.sites.length, bundles: catalogue.bundles.length, diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
         reportDiagnostics(io, catalogue.diagnostics, json);
@@ -123,6 +124,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         return 0;
       }
       case "list": {
+        onlyOptionsOfBuild(command, rest, values);
         const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES, cwd: io.cwd });
         if (catalogue.diagnostics.length) {
           if (json) io.stdout(`${JSON.stringify({ diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
@@ -178,6 +180,13 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stderr(`sitetags: internal error: ${(err as Error).stack ?? String(err)}\n`);
     return 3;
   }
+}
+
+/** validate and list take no positional arguments and none of build's narrowing options (wrong usage, exit 2). */
+function onlyOptionsOfBuild(command: string, rest: string[], values: { shard?: string; site?: string[]; env?: string[]; force?: boolean; workers?: string }): void {
+  if (rest.length) throw new UsageError(`${command} takes no positional arguments (got ${rest.join(" ")})`);
+  for (const [name, given] of [["--shard", values.shard !== undefined], ["--site", !!values.site?.length], ["--env", !!values.env?.length], ["--force", !!values.force], ["--workers", values.workers !== undefined]] as const)
+    if (given) throw new UsageError(`${command} checks the whole catalogue: ${name} applies to build (and inspect) only`);
 }
 
 function finishBuild(io: CliIo, result: BuildResult, json: boolean): number {

@@ -88,13 +88,22 @@ describe("the sitetags CLI", () => {
     expect(cli(["build", "--shard", "0/2"]).code).toBe(2);
     expect(cli(["build", "--bogus"]).code).toBe(2);
     expect(cli(["inspect", "clep"]).code).toBe(2);
+    for (const args of [["validate", "extra"], ["list", "extra"], ["validate", "--shard", "abc"], ["list", "--site", "clep"], ["validate", "--env", "prod"]]) {
+      const r = cli(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/takes no positional arguments|applies to build/);
+    }
     expect(cli(["--help"]).code).toBe(0);
   });
 
-  it("an unknown --site is a configuration error (exit 1), not a silent empty build", () => {
+  it("an unknown --site is a configuration error (exit 1), not a silent empty build; reported alone (its environments cannot be checked)", () => {
     const r = cli(["build", "--site", "nosuchsite", "--out", tempDir("out"), "--cache", tempDir("cache")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/CONFIG_UNKNOWN_SITE: no site "nosuchsite"/);
+    const inspect = cli(["inspect", "nosuchsite", "--env", "prod"]);
+    expect(inspect.code).toBe(1);
+    expect(inspect.stderr).toMatch(/CONFIG_UNKNOWN_SITE/);
+    expect(inspect.stderr).not.toMatch(/CONFIG_UNKNOWN_ENV_OPTION/);
   });
 
   it("list: sites, their environments and modules (--json too)", () => {
