@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { parse as parseSelector } from "css-what";
 import { CONSENT_CATEGORIES, ENV_NAMES } from "./constants.js";
+import { selectorProblem } from "./selector-check.js";
 
 export const EnvNameSchema = z.enum(ENV_NAMES);
 export type EnvName = z.infer<typeof EnvNameSchema>;
@@ -33,7 +34,8 @@ export const SelectorString = z
   .min(1)
   .superRefine((src, ctx) => {
     try {
-      parseSelector(src);
+      const problem = selectorProblem(src, parseSelector(src));
+      if (problem) ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${problem}`));
     } catch (err) {
       ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${(err as Error).message.replace(/found\s*$/, "found the end of the selector")}`));
     }

@@ -13,7 +13,7 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_INVALID_VALUE: "A value outside the allowed set or format.",
   CONFIG_OUT_OF_RANGE: "A number or list outside its allowed range.",
   CONFIG_INVALID_REGEX: "A regular expression that does not compile.",
-  CONFIG_INVALID_SELECTOR: "A CSS selector that does not parse.",
+  CONFIG_INVALID_SELECTOR: "A CSS selector that does not parse, or that browsers reject (jQuery pseudo-classes such as :contains, a trailing combinator, #1abc).",
   CONFIG_DUPLICATE_SITE: "Two files declare the same site code.",
   CONFIG_CODE_MISMATCH: "A site file's code differs from its file name.",
   CONFIG_HOST_CONFLICT: "A host is claimed by two sites (or twice by one).",
