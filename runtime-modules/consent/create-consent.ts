@@ -50,6 +50,8 @@ export function createConsent(deps: ConsentDeps): Consent {
   const changeListeners: Array<() => void> = [];
   const privacyListeners: Array<(changes: PrivacyConsentChange[]) => void> = [];
   let hooked = false;
+  /** The visitor is acting in the banner (its consent event is being handled). */
+  let acting = false;
 
   function dispatch(event: Parameters<typeof consentReducer>[1], actionSource = "banner"): void {
     const previous = state;
@@ -58,7 +60,10 @@ export function createConsent(deps: ConsentDeps): Consent {
     monitor.emit("consent", { event: event.type, groups: state.groups, banner: state.banner, sdk: sdkConsent(state) });
     // Release what waited for this consent first, then record the change.
     for (const l of changeListeners.slice()) guard(l);
-    const changes = privacyConsentChanges(previous, state, { actionSource });
+    // The banner's first report on a page restores the visitor's earlier choice (or its defaults): not a change. Later
+    // ones are, and so is a report that comes with the visitor's own decision (the banner's consent event).
+    const restored = previous.groups === null && !previous.decided && !acting;
+    const changes = restored ? [] : privacyConsentChanges(previous, state, { actionSource });
     if (changes.length) for (const l of privacyListeners) guard(() => l(changes));
   }
 
@@ -86,8 +91,13 @@ export function createConsent(deps: ConsentDeps): Consent {
     hooked = true;
     try {
       win.addEventListener(CONSENT_EVENT, () => {
-        readGroups();
-        dispatch({ type: "banner-closed" });
+        acting = true;
+        try {
+          readGroups();
+          dispatch({ type: "banner-closed" });
+        } finally {
+          acting = false;
+        }
       });
       const previous = win.OptanonWrapper;
       win.OptanonWrapper = function (this: unknown) {

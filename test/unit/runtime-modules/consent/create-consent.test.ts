@@ -1,0 +1,66 @@
+/**
+ * The consent machine's wiring to the banner (runtime-modules/consent/create-consent.ts):
+ * which banner reports count as a "privacy consent change".
+ */
+import { describe, expect, it } from "vitest";
+import { createConsent } from "../../../../runtime-modules/consent/create-consent";
+import type { PrivacyConsentChange } from "../../../../runtime-modules/consent/privacy-change";
+import { bundleConfig } from "../helpers/config";
+
+/** A page with a banner that already knows the visitor's groups (or reports them later through OptanonWrapper). */
+function page(groups: string | undefined, internal = false) {
+  const listeners: Record<string, Array<() => void>> = {};
+  const fire = (type: string) => (listeners[type] ?? []).forEach((fn) => fn());
+  const win = {
+    OnetrustActiveGroups: groups,
+    location: { hostname: "bigfuture.kiwi.example", search: "" },
+    navigator: {},
+    sessionStorage: undefined,
+    addEventListener: (type: string, fn: () => void) => void (listeners[type] = [...(listeners[type] ?? []), fn]),
+    setTimeout: () => 0,
+  } as unknown as Window & { OnetrustActiveGroups?: string; OptanonWrapper?: () => void };
+  const base = bundleConfig();
+  const config = { ...base, site: { ...base.site, internal } };
+  const log = { enabled: false, debug() {}, info() {}, warn() {}, error() {} };
+  const consent = createConsent({ config, win, log, monitor: { emit() {} }, loadScript: () => new Promise(() => {}) });
+  const changes: PrivacyConsentChange[][] = [];
+  consent.onPrivacyChange((c) => changes.push(c));
+  consent.start();
+  /** The banner reports (OptanonWrapper), as when the visitor saves a choice. */
+  const report = (next: string) => {
+    win.OnetrustActiveGroups = next;
+    win.OptanonWrapper!();
+  };
+  /** The visitor saves a choice and closes the banner (its consent event). */
+  const decide = (next: string) => {
+    win.OnetrustActiveGroups = next;
+    fire("consent.onetrust");
+  };
+  return { consent, changes, report, decide };
+}
+
+describe("privacy consent changes", () => {
+  it("the banner's first report on a page restores the visitor's choice: no change is tracked (before: three events on every page view)", () => {
+    const p = page(",C0001,C0002,C0003,C0004,");
+    p.report(",C0001,C0002,C0003,C0004,");
+    expect(p.consent.allows("performance")).toBe(true);
+    expect(p.changes).toEqual([]);
+  });
+  it('"consent changes are tracked as privacy consent change events": a later report that changes categories, one record per category', () => {
+    const p = page(undefined);
+    p.report(",C0001,");
+    expect(p.changes).toEqual([]);
+    p.report(",C0001,C0002,C0004,");
+    expect(p.changes).toEqual([[expect.objectContaining({ status: "in", type: "performance", actionSource: "banner" }), expect.objectContaining({ status: "in", type: "marketing" })]]);
+  });
+  it("a first report that comes with the visitor's own decision (the banner's consent event) is a change", () => {
+    const p = page(undefined);
+    p.decide(",C0001,C0002,");
+    expect(p.changes).toEqual([[expect.objectContaining({ status: "in", type: "performance" })]]);
+  });
+  it("an internal site's full consent is no change either", () => {
+    const p = page(undefined, true);
+    expect(p.consent.allows("marketing")).toBe(true);
+    expect(p.changes).toEqual([]);
+  });
+});
