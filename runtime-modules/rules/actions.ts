@@ -2,6 +2,7 @@ import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-
 import type { Analytics, ConsentGate, LoadScript } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
+import { onDomReady } from "../core/dom-ready";
 
 export interface ActionContext {
   analytics: Analytics;
@@ -18,8 +19,15 @@ export interface ActionContext {
 }
 
 /** Resolves once the tag passes the consent gate (never, if it never does: the step's timeout decides). */
-function afterConsent(consent: ConsentGate, tag: string, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
-  return new Promise((resolve, reject) => consent.whenTagAllowed(tag, category, () => run().then(resolve, reject)));
+function afterConsent(consent: ConsentGate, doc: Document, tag: string, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    consent.whenTagAllowed(tag, category, () => {
+      const go = () => void run().then(resolve, reject);
+      // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
+      if (category === "performance") go();
+      else onDomReady(doc, go);
+    }),
+  );
 }
 
 /** Fires a 1x1 image or a hidden iframe; settles on load or error. */
@@ -55,9 +63,9 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
     case "setVariables":
       return ctx.analytics.setVariables(de.resolveDeep(action.variables));
     case "loadScript":
-      return afterConsent(ctx.consent, ctx.rule ?? "rule", action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
+      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
     case "pixel":
-      return afterConsent(ctx.consent, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
+      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
     case "pushDataLayer":
       return ctx.pushDataLayer(de.resolveDeep(action.data));
     case "command": {

@@ -1,0 +1,40 @@
+/** Rule actions that load tags (runtime-modules/rules/actions.ts): when they run. */
+import { describe, expect, it } from "vitest";
+import { runAction, type ActionContext } from "../../../../runtime-modules/rules/actions";
+import type { RuleAction } from "../../../../generator/config/bundle-config.js";
+
+function context(readyState: DocumentReadyState) {
+  const loaded: string[] = [];
+  const ready: Array<() => void> = [];
+  const doc = {
+    readyState,
+    addEventListener: (type: string, fn: () => void) => void (type === "DOMContentLoaded" && ready.push(fn)),
+    createElement: () => ({ setAttribute: (k: string, v: string) => k === "src" && loaded.push("pixel " + v), style: {} }),
+    body: { appendChild: () => undefined },
+  } as unknown as Document;
+  const ctx = {
+    consent: { whenTagAllowed: (_tag: string, _category: unknown, load: () => void) => load() },
+    loadScript: async (src: string) => void loaded.push("script " + src),
+    dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
+    doc,
+    rule: "r",
+  } as unknown as ActionContext;
+  return { ctx, loaded, domReady: () => ready.splice(0).forEach((fn) => fn()) };
+}
+
+describe("tag actions", () => {
+  it('"Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready"', () => {
+    const c = context("loading");
+    void runAction({ type: "pixel", src: "https://px.example/m", kind: "image", consent: "marketing" } as RuleAction, c.ctx);
+    void runAction({ type: "loadScript", src: "https://f.example/f.js", consent: "functional" } as RuleAction, c.ctx);
+    void runAction({ type: "loadScript", src: "https://p.example/p.js", consent: "performance" } as RuleAction, c.ctx);
+    expect(c.loaded).toEqual(["script https://p.example/p.js"]);
+    c.domReady();
+    expect(c.loaded).toEqual(["script https://p.example/p.js", "pixel https://px.example/m", "script https://f.example/f.js"]);
+  });
+  it("after DOM ready every tag action runs at once", () => {
+    const c = context("interactive");
+    void runAction({ type: "pixel", src: "https://px.example/m", kind: "image", consent: "marketing" } as RuleAction, c.ctx);
+    expect(c.loaded).toEqual(["pixel https://px.example/m"]);
+  });
+});
