@@ -21,6 +21,29 @@ export const ORG_FILE = "_org.yaml";
 /** The parts of a site file the cross-file checks need (used when the rest is invalid). */
 const SiteIdentitySchema = z.looseObject({ code: SiteCodeSchema, hosts: HostsSchema, envs: z.looseObject({}).optional() });
 
+/**
+ * A file's code and hosts when its hosts block has problems (already
+ * reported): the host names of each known environment, so that host
+ * conflicts and the merged settings and rules of that file are still
+ * checked in the same run. Undefined without a valid code.
+ */
+function salvageIdentity(raw: unknown): SiteFile | undefined {
+  const data = (raw ?? {}) as Plain;
+  const code = SiteCodeSchema.safeParse(data.code);
+  if (!code.success) return undefined;
+  const hosts: Partial<Record<EnvName, string[]>> = {};
+  const rawHosts = (data.hosts ?? {}) as Plain;
+  for (const env of ENV_NAMES) {
+    const list = rawHosts[env];
+    if (!Array.isArray(list)) continue;
+    // Invalid names stay too (already reported): the environment is still listed, so its overrides are no stray.
+    const names = list.filter((h): h is string => typeof h === "string");
+    if (names.length) hosts[env] = names;
+  }
+  const envs = data.envs && typeof data.envs === "object" && !Array.isArray(data.envs) ? data.envs : undefined;
+  return { ...data, code: code.data, hosts, envs } as unknown as SiteFile;
+}
+
 export interface ResolvedBundle {
   site: string;
   env: EnvName;
@@ -148,7 +171,7 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     let ok = parsed.success;
     if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, () => ({ source, prefix: [] }), { schema: SiteFileSchema, moduleNames: options.moduleNames, data: source.data }));
     // The cross-file checks still run when other parts of the file are wrong.
-    const identity = parsed.success ? parsed.data : SiteIdentitySchema.safeParse(source.data).data;
+    const identity = parsed.success ? parsed.data : (SiteIdentitySchema.safeParse(source.data).data ?? salvageIdentity(source.data));
     if (!identity) continue;
     const data = identity as SiteFile;
     const expected = name.replace(/\.ya?ml$/, "");
