@@ -162,6 +162,8 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     return files.find((f) => f.replace(/\.ya?ml$/, "") === code) ?? files[0];
   };
   const hostOwner = new Map<string, { site: string; file: string; line: number; column: number }>();
+  /** Host patterns (*.suffix): checked against every other site's hosts once all are known. */
+  const wildcards: Array<{ host: string; site: string; source: YamlSource; offset: number; path: string }> = [];
   /** Sites whose settings are checked after merging (valid or not: all problems at once). */
   const toResolve: Array<{ model: SiteModel; source: YamlSource; valid: boolean }> = [];
   for (const name of siteNames) {
@@ -199,6 +201,7 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
       }
       hosts.forEach((host, i) => {
         const offset = offsetOf(source, ["hosts", env, i]);
+        if (host.startsWith("*.")) wildcards.push({ host, site: data.code, source, offset, path: `hosts.${env}[${i}]` });
         const first = hostOwner.get(host);
         if (first) {
           const who = first.site === data.code ? "this site" : `site "${first.site}"`;
@@ -220,6 +223,19 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     const model: SiteModel = { code: data.code, file: source.file, data, envs };
     toResolve.push({ model, source, valid: ok });
     if (ok) catalogue.sites.push(model);
+  }
+
+  // A pattern claims every host below its suffix (as the runtime's host check reads it): another site's host there is a conflict.
+  for (const w of wildcards) {
+    const suffix = w.host.slice(1);
+    const taken = [...hostOwner].filter(([host, owner]) => owner.site !== w.site && host !== w.host && (host.endsWith(suffix) || (host.startsWith("*.") && host.slice(1).endsWith(suffix))));
+    if (!taken.length) continue;
+    const [host, owner] = taken[0];
+    const more = taken.length > 1 ? ` (and ${taken.length - 1} more)` : "";
+    diagnostics.push(diagnosticAtOffset(w.source, "CONFIG_HOST_CONFLICT", `host pattern "${w.host}" also covers "${host}", claimed by site "${owner.site}" at ${owner.file}:${owner.line}:${owner.column}${more}`, w.offset, w.path));
+    const entry = toResolve.find((t) => t.model.code === w.site && t.source === w.source);
+    if (entry) entry.valid = false;
+    catalogue.sites = catalogue.sites.filter((m) => m.code !== w.site);
   }
 
   // Resolve site x env. Runs for invalid files too, so that every problem is
