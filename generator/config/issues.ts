@@ -35,7 +35,16 @@ export function nearest(word: string, candidates: readonly string[]): string | u
       bestDistance = d;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  if (best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3))) return best;
+  // A typo late in a long key ("sampel" for "sampling"): the one candidate sharing the longest prefix of 4 or more.
+  const prefix = (c: string) => {
+    let n = 0;
+    while (n < word.length && n < c.length && word[n].toLowerCase() === c[n].toLowerCase()) n++;
+    return n;
+  };
+  const longest = Math.max(0, ...candidates.map(prefix));
+  const sharing = candidates.filter((c) => prefix(c) === longest);
+  return longest >= 4 && sharing.length === 1 ? sharing[0] : undefined;
 }
 
 type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType; options?: z.ZodType[]; getter?: () => z.ZodType };

@@ -34,3 +34,16 @@ describe("the one registry of diagnostics", () => {
     expect(codeFrame(source, 1, 1).split("\n")[0]).toBe("> 1 | a: 1");
   });
 });
+
+describe('unknown keys: "with the nearest valid key suggested"', () => {
+  it("the closest key by edit distance; else the one key sharing the longest prefix of 4 or more (the contract's own typo, sampel)", async () => {
+    const { nearest } = await import("../../../generator/config/issues.js");
+    const settings = ["timing", "sampling", "consent", "identity", "analyticsRules", "exclusions", "pageNames", "analytics", "budget", "modules"];
+    expect(nearest("samplng", settings)).toBe("sampling");
+    expect(nearest("sampel", settings)).toBe("sampling");
+    expect(nearest("sampel", ["sample", "sampling"])).toBe("sample");
+    expect(nearest("analyticsRulz", settings)).toBe("analyticsRules");
+    expect(nearest("anal", settings)).toBeUndefined();
+    expect(nearest("zzzz", settings)).toBeUndefined();
+  });
+});
