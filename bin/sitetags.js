@@ -9,6 +9,11 @@ if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write("sitetags: the generator is not compiled yet; run `npm run compile` (npm ci does it too)\n");
   process.exit(2);
 }
+// A reader that stops early (`sitetags schema --json | head`) closes the pipe: that is no error of ours.
+process.stdout.on("error", (err) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
 const { main } = await import(entry.href);
 // Exit explicitly (a failed TypeScript compile can leave the compiler's file
 // watchers open), but only once stdout and stderr are flushed: a pipe whose

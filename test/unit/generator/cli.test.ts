@@ -106,6 +106,12 @@ describe("the sitetags CLI", () => {
     expect(inspect.stderr).not.toMatch(/CONFIG_UNKNOWN_ENV_OPTION/);
   });
 
+  it("a reader that stops early (| head) is no error: exit 0, nothing on stderr", () => {
+    const r = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${BIN}" schema --json | head -c 10 >/dev/null`], { cwd: REPO, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
   it("list: sites, their environments and modules (--json too)", () => {
     const r = cli(["list", "--json"]);
     expect(r.code).toBe(0);
