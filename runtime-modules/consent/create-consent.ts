@@ -171,7 +171,7 @@ export function createConsent(deps: ConsentDeps): Consent {
       changeListeners.push(check);
     },
     decide,
-    whenTagAllowed(tagCode, category, load) {
+    whenTagAllowed(tagCode, category, load, blocked) {
       let done = false;
       const attempt = (): boolean => {
         const d = decide(tagCode, category);
@@ -183,7 +183,10 @@ export function createConsent(deps: ConsentDeps): Consent {
         }
         if (d.reason === "consent-category") log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, { tag: tagCode, consent: d.category });
         else log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, { tag: tagCode, reason: d.reason, detail: d.detail });
-        return d.reason !== "consent-category";
+        if (d.reason === "consent-category") return false;
+        // Blocked for good (a switch, an exclusion list, the privacy signal): the caller need not wait.
+        if (blocked) guard(blocked);
+        return true;
       };
       if (attempt()) return;
       hook();

@@ -51,8 +51,8 @@ export interface ConsentGate {
   whenAllowed(category: ConsentCategory, callback: () => void): void;
   /** The one gate every tag passes: switches, consent, exclusion lists, GPC, user names in the URL. */
   decide(tagCode: string, category?: ConsentCategory): TagDecisionReport;
-  /** Runs `load` once the tag passes the gate: now, or when consent arrives; never when a rule forbids it. */
-  whenTagAllowed(tagCode: string, category: ConsentCategory | undefined, load: () => void): void;
+  /** Runs `load` once the tag passes the gate: now, or when consent arrives; never when a rule forbids it (then `blocked`, if given). */
+  whenTagAllowed(tagCode: string, category: ConsentCategory | undefined, load: () => void, blocked?: () => void): void;
   /** The analytics SDK consent: pending (default), in, out. */
   sdk(): "pending" | "in" | "out";
   /** True once the banner has reported the visitor's groups on this page: a stored SDK consent no longer stands in for them. */

@@ -18,15 +18,21 @@ export interface ActionContext {
   rule?: string;
 }
 
-/** Resolves once the tag passes the consent gate (never, if it never does: the step's timeout decides). */
+/** Resolves once the tag has loaded, or at once when the gate blocks it for good; while it waits for consent, the step's timeout decides. */
 function afterConsent(consent: ConsentGate, doc: Document, tag: string, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
   return new Promise((resolve, reject) =>
-    consent.whenTagAllowed(tag, category, () => {
-      const go = () => void run().then(resolve, reject);
-      // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
-      if (category === "performance") go();
-      else onDomReady(doc, go);
-    }),
+    consent.whenTagAllowed(
+      tag,
+      category,
+      () => {
+        const go = () => void run().then(resolve, reject);
+        // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
+        if (category === "performance") go();
+        else onDomReady(doc, go);
+      },
+      // Blocked for good (logged by the gate as a skipped tag): the action is done, not a timeout.
+      () => resolve(undefined),
+    ),
   );
 }
 

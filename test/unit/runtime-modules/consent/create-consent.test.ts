@@ -8,13 +8,14 @@ import type { PrivacyConsentChange } from "../../../../runtime-modules/consent/p
 import { bundleConfig } from "../helpers/config";
 
 /** A page with a banner that already knows the visitor's groups (or reports them later through OptanonWrapper). */
-function page(groups: string | undefined, internal = false) {
+function page(groups: string | undefined, internal = false, gpc = false) {
   const listeners: Record<string, Array<() => void>> = {};
   const fire = (type: string) => (listeners[type] ?? []).forEach((fn) => fn());
   const win = {
     OnetrustActiveGroups: groups,
     location: { hostname: "bigfuture.kiwi.example", search: "" },
-    navigator: {},
+    navigator: { globalPrivacyControl: gpc, userAgent: "test" },
+    document: { referrer: "" },
     sessionStorage: undefined,
     addEventListener: (type: string, fn: () => void) => void (listeners[type] = [...(listeners[type] ?? []), fn]),
     setTimeout: () => 0,
@@ -62,5 +63,20 @@ describe("privacy consent changes", () => {
     const p = page(undefined, true);
     expect(p.consent.allows("marketing")).toBe(true);
     expect(p.changes).toEqual([]);
+  });
+});
+
+describe("whenTagAllowed", () => {
+  it("a tag blocked for good (the privacy signal) calls back `blocked`, never `load`; one waiting for consent neither, until consent comes", () => {
+    const blockedPage = page(",C0001,C0002,C0003,C0004,", false, true);
+    const calls: string[] = [];
+    blockedPage.consent.whenTagAllowed("ads", "marketing", () => calls.push("load"), () => calls.push("blocked"));
+    expect(calls).toEqual(["blocked"]);
+    const waiting = page(",C0001,");
+    const later: string[] = [];
+    waiting.consent.whenTagAllowed("ads", "marketing", () => later.push("load"), () => later.push("blocked"));
+    expect(later).toEqual([]);
+    waiting.report(",C0001,C0004,");
+    expect(later).toEqual(["load"]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runAction, type ActionContext } from "../../../../runtime-modules/rules/actions";
 import type { RuleAction } from "../../../../generator/config/bundle-config.js";
 
-function context(readyState: DocumentReadyState) {
+function context(readyState: DocumentReadyState, blockedForGood = false) {
   const loaded: string[] = [];
   const ready: Array<() => void> = [];
   const doc = {
@@ -13,7 +13,7 @@ function context(readyState: DocumentReadyState) {
     body: { appendChild: () => undefined },
   } as unknown as Document;
   const ctx = {
-    consent: { whenTagAllowed: (_tag: string, _category: unknown, load: () => void) => load() },
+    consent: { whenTagAllowed: (_tag: string, _category: unknown, load: () => void, blocked?: () => void) => (blockedForGood ? blocked?.() : load()) },
     loadScript: async (src: string) => void loaded.push("script " + src),
     dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
     doc,
@@ -36,5 +36,10 @@ describe("tag actions", () => {
     const c = context("interactive");
     void runAction({ type: "pixel", src: "https://px.example/m", kind: "image", consent: "marketing" } as RuleAction, c.ctx);
     expect(c.loaded).toEqual(["pixel https://px.example/m"]);
+  });
+  it("a tag the gate blocks for good (privacy signal, exclusion list, cb-disable) ends its action at once: a skip, not a timeout", async () => {
+    const c = context("interactive", true);
+    await expect(runAction({ type: "pixel", src: "https://px.example/m", kind: "image", consent: "marketing" } as RuleAction, c.ctx)).resolves.toBeUndefined();
+    expect(c.loaded).toEqual([]);
   });
 });
