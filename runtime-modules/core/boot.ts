@@ -70,6 +70,8 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const modules: string[] = [];
     let track: (name: string, detail?: unknown) => void = () => undefined;
     const commands: Record<string, Commands> = {};
+    /** The same commands unguarded, for the rule engine: it contains a failure itself and reports it as the action's ("failed"; a waiting rule stops). */
+    const ruleCommands: Record<string, Commands> = {};
     const api: SitetagsGlobal = {
       version: VERSION,
       site: config.site.code,
@@ -124,7 +126,10 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       try {
         const instance = factory({ ...services, config: moduleConfig });
         modules.push(name);
-        if (instance && instance.commands) commands[name] = guardCommands(instance.commands, name, log);
+        if (instance && instance.commands) {
+          commands[name] = guardCommands(instance.commands, name, log);
+          ruleCommands[name] = instance.commands;
+        }
         monitor.emit("module", { module: name });
       } catch (e) {
         log.error(MODULE_FAILED, { module: name, error: errorText(e) });
@@ -144,7 +149,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
         loggedIn: () => values.get("loggedIn") === true,
         random: Math.random,
       },
-      actions: { analytics, consent, loadScript, dataElements, pushDataLayer: dataLayer.push, commands, doc },
+      actions: { analytics, consent, loadScript, dataElements, pushDataLayer: dataLayer.push, commands: ruleCommands, doc },
       log,
       monitor,
       timeout: config.timing.ruleTimeout,

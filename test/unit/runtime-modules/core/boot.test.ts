@@ -143,6 +143,18 @@ describe("boot", () => {
     expect(() => page.window.sitetags.commands.chat.bad()).not.toThrow();
     expect(page.window.sitetags.log.at(-1)).toMatchObject({ message: "command failed", data: { module: "chat", command: "bad" } });
   });
+  it("a rule's command that throws is the action's failure: a waitBeforeNext rule stops there (the page's commands stay guarded)", async () => {
+    const page = load({ url: "https://scores.kiwi.example/" });
+    const rule = (id: string, actions: unknown[]) => ({ id, name: id, order: 50, enabled: true, events: [{ type: "libraryLoaded" }], conditions: [], actions });
+    const config = bundleConfig({
+      modules: { chat: chatConfig() },
+      rules: [rule("r", [{ type: "command", module: "chat", name: "bad", args: [], waitBeforeNext: true }, { type: "pushDataLayer", data: { after: "failed wait" } }])],
+    } as never);
+    boot(config, { chat: () => ({ commands: { bad: () => { throw new Error("command bug"); } } }) });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(JSON.stringify(page.window.kiwiDataLayer ?? [])).not.toContain("failed wait");
+    expect(page.window.sitetags.log.map((e: { message: string }) => e.message)).not.toContain("command failed");
+  });
   it('"A bundle never throws into the page": not even with a broken config or no window', () => {
     load({ url: "https://scores.kiwi.example/" });
     expect(() => boot({} as never, {})).not.toThrow();
