@@ -4,9 +4,21 @@ import { MISSING_CONSENT_TYPE_OR_LIFECYCLE } from "../core/messages";
 import { onDomReady } from "../core/dom-ready";
 import type { DataLayer } from "./data-layer";
 import type { RuleEngine } from "./engine";
+import { normalizeCategory } from "../consent/categories";
 
 export type Lifecycle = "pageTop" | "domReady" | "windowLoaded";
 const ORDER: Lifecycle[] = ["pageTop", "domReady", "windowLoaded"];
+
+/**
+ * A load-tags push's lifecycleEvent as docs/events.md writes it
+ * (consent, page-top, dom-ready, window-loaded; the rule config's pageTop,
+ * domReady, windowLoaded too), any case. "consent": as soon as consent allows.
+ */
+export function pushedLifecycle(value: unknown): Lifecycle | undefined {
+  if (typeof value !== "string") return undefined;
+  const key = value.replace(/[\s_-]+/g, "").toLowerCase();
+  return key === "consent" || key === "pagetop" ? "pageTop" : key === "domready" ? "domReady" : key === "windowloaded" ? "windowLoaded" : undefined;
+}
 
 /** The (category, lifecycle) pairs due now: reached, granted, not yet run. Pure. */
 export function duePairs(pairs: Array<[ConsentCategory, Lifecycle]>, reached: Lifecycle, allows: (c: ConsentCategory) => boolean, done: readonly string[]): string[] {
@@ -40,9 +52,10 @@ export function connectTagLifecycle(engine: RuleEngine, deps: { doc: Document; w
   };
   deps.dataLayer.on((push, event) => {
     if (event !== "load-tags") return;
-    const category = push.consentType as ConsentCategory | undefined;
-    const lifecycle = push.lifecycleEvent as Lifecycle | undefined;
-    if (!category || !lifecycle || ORDER.indexOf(lifecycle) < 0) {
+    // "Performance, Functional, Marketing, Program-Functional or Program-Marketing (any case)".
+    const category = typeof push.consentType === "string" && push.consentType.trim() ? normalizeCategory(push.consentType) : undefined;
+    const lifecycle = pushedLifecycle(push.lifecycleEvent);
+    if (!category || !lifecycle) {
       deps.log.warn(MISSING_CONSENT_TYPE_OR_LIFECYCLE, { push });
       return;
     }
