@@ -52,20 +52,30 @@ export function firePixel(doc: Document, src: string, kind: "image" | "iframe"):
   });
 }
 
+/**
+ * A beacon is queued by the analytics client (for consent, for the visitor's
+ * identity, for a retry): the step only waits for its delivery when the rule
+ * asks it to (waitBeforeNext); else the step is done once it is handed over,
+ * and a beacon waiting for consent is no "timeout error".
+ */
+function beacon(action: RuleAction, sent: Promise<unknown>): unknown {
+  return action.waitBeforeNext ? sent : undefined;
+}
+
 /** Runs one action. Returns what the action is waiting for, if anything. */
 export function runAction(action: RuleAction, ctx: ActionContext): unknown {
   const { dataElements: de } = ctx;
   switch (action.type) {
     case "sendPageView":
-      return ctx.analytics.pageView({ name: action.name === undefined ? undefined : de.resolve(action.name), variables: action.variables && de.resolveDeep(action.variables) });
+      return beacon(action, ctx.analytics.pageView({ name: action.name === undefined ? undefined : de.resolve(action.name), variables: action.variables && de.resolveDeep(action.variables) }));
     case "sendEvent":
-      return ctx.analytics.event({
+      return beacon(action, ctx.analytics.event({
         name: de.resolve(action.name),
         eventType: action.eventType,
         linkType: action.linkType,
         url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
         variables: action.variables && de.resolveDeep(action.variables),
-      });
+      }));
     case "setVariables":
       return ctx.analytics.setVariables(de.resolveDeep(action.variables));
     case "loadScript":

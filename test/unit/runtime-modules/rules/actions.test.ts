@@ -42,4 +42,11 @@ describe("tag actions", () => {
     await expect(runAction({ type: "pixel", src: "https://px.example/m", kind: "image", consent: "marketing" } as RuleAction, c.ctx)).resolves.toBeUndefined();
     expect(c.loaded).toEqual([]);
   });
+  it("a beacon action is done once handed over (it may wait for consent in the client: no timeout error); with waitBeforeNext the step waits for its delivery", () => {
+    const pending = new Promise(() => {});
+    const ctx = { analytics: { event: () => pending, pageView: () => pending }, dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v } } as unknown as ActionContext;
+    expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other" } as RuleAction, ctx)).toBeUndefined();
+    expect(runAction({ type: "sendPageView" } as RuleAction, ctx)).toBeUndefined();
+    expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other", waitBeforeNext: true } as RuleAction, ctx)).toBe(pending);
+  });
 });
