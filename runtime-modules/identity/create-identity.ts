@@ -175,8 +175,9 @@ export function createIdentity(deps: IdentityDeps): Identity {
       let attempt = 0;
       const tryOnce = (): void => {
         attempt++;
-        win
-          .fetch(request.url, { method: "GET", headers: request.headers, credentials: "include", cache: "no-store" })
+        // Promise.resolve().then: a fetch that throws at once (a blocked or patched fetch) fails this attempt, never the page's timer.
+        Promise.resolve()
+          .then(() => win.fetch(request.url, { method: "GET", headers: request.headers, credentials: "include", cache: "no-store" }))
           .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
           .then((body: unknown) => {
             if (!readCredential(body, request.responseField)) throw new Error("no " + request.responseField);
