@@ -224,8 +224,11 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
     }
   }
 
-  /** Sends one job: builds URL and body once, retries with the same URL, body and requestId; resolves when done, never rejects. */
-  /** Sends one job; resolves with the answer's status when it succeeded (undefined on a failure), never rejects. */
+  /**
+   * Sends one job: builds URL and body once, retries with the same URL, body
+   * and requestId; resolves when done with the answer's status when it
+   * succeeded (undefined on a failure), never rejects.
+   */
   function send(job: Job): Promise<number | undefined> {
     return new Promise<number | undefined>((resolve) => request(job, resolve)).catch((e) => {
       log.warn(NETWORK_REQUEST_FAILED, errorText(e));
