@@ -6,7 +6,7 @@
  * (worker threads), deterministic (no timestamps; sorted manifest) and atomic
  * (nothing is written unless every bundle succeeded).
  */
-import { mkdir, readFile, rename, rm, writeFile, readdir } from "node:fs/promises";
+import { access, mkdir, readFile, rename, rm, writeFile, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gzip, constants as zlib } from "node:zlib";
@@ -365,7 +365,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
       const files = outputs.flatMap(({ report, code }) => [
-        { path: join(outDir, report.file), data: code },
+        { path: join(outDir, report.file), data: code, named: true },
         { path: join(outDir, report.alias), data: code },
       ]);
       files.push({ path: join(outDir, "manifest.json"), data: `${JSON.stringify(manifest, null, 2)}\n` });
@@ -388,15 +388,12 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
  * the directories made for them; a failure while renaming puts back what
  * was renamed (the earlier content of a replaced file, kept in memory).
  */
-export async function commitFiles(files: Array<{ path: string; data: string }>): Promise<void> {
+export async function commitFiles(files: Array<{ path: string; data: string; named?: boolean }>): Promise<void> {
   const tmp = (path: string) => `${path}.tmp-${process.pid}`;
   const madeDirs: string[] = [];
   const written: string[] = [];
   try {
-    for (const dir of [...new Set(files.map((f) => dirname(f.path)))]) {
-      const made = await mkdir(dir, { recursive: true });
-      if (made) madeDirs.push(made);
-    }
+    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true })))) if (made) madeDirs.push(made);
     const results = await Promise.allSettled(files.map((f) => writeFile(tmp(f.path), f.data).then(() => void written.push(f.path))));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
@@ -405,15 +402,21 @@ export async function commitFiles(files: Array<{ path: string; data: string }>):
     for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw err;
   }
-  const befores = await Promise.all(files.map((f) => readFile(f.path).catch(() => undefined)));
-  const renamed: Array<{ path: string; before: Buffer | undefined }> = [];
+  // What a rollback puts back: a replaced file's bytes; a content-named file (sitetags.HASH.min.js) that was there holds these very bytes, so it stays.
+  const befores = await Promise.all(files.map((f): Promise<Buffer | "same" | undefined> => (f.named ? access(f.path).then(() => "same" as const, () => undefined) : readFile(f.path).catch(() => undefined))));
+  const renamed: Array<{ path: string; before: Buffer | "same" | undefined }> = [];
+  const put = (i: number) => rename(tmp(files[i].path), files[i].path).then(() => void renamed.push({ path: files[i].path, before: befores[i] }));
   try {
-    for (const [i, f] of files.entries()) {
-      await rename(tmp(f.path), f.path);
-      renamed.push({ path: f.path, before: befores[i] });
-    }
+    // All but the last (the manifest) at once, then the last.
+    const results = await Promise.allSettled(files.slice(0, -1).map((_, i) => put(i)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    if (files.length) await put(files.length - 1);
   } catch (err) {
-    for (const r of renamed.reverse()) await (r.before ? writeFile(r.path, r.before) : rm(r.path, { force: true })).catch(() => undefined);
+    for (const r of renamed.reverse()) {
+      if (r.before === "same") continue;
+      await (r.before ? writeFile(r.path, r.before) : rm(r.path, { force: true })).catch(() => undefined);
+    }
     await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
     for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     throw err;
