@@ -3,13 +3,18 @@ import { cut, squash } from "./web-text";
 /** "Link text limit is 40 characters, lowercased." */
 export const LINK_TEXT_LIMIT = 40;
 
+/** The text without its words holding an at-sign (email addresses): they never reach a name. */
+export function withoutEmailWords(text: string): string {
+  return text.replace(/\S*@\S*/g, " ");
+}
+
 /**
  * A link's text as recorded: white space squashed, words holding an
  * at-sign (email addresses) left out, lower case, cut to 40.
  */
 export function linkText(text: string, limit = LINK_TEXT_LIMIT): string {
   // Trimmed after the cut too: a cut ending on a space would make "word " a value of its own.
-  return cut(squash(text.replace(/\S*@\S*/g, "")).toLowerCase(), limit).trim();
+  return cut(squash(withoutEmailWords(text)).toLowerCase(), limit).trim();
 }
 
 /**

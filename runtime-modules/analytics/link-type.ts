@@ -1,6 +1,6 @@
 import type { AnalyticsRules } from "../../generator/config/schemas/analytics.js";
 import { findDomain, onDomain } from "./lookup";
-import { LINK_TEXT_LIMIT, linkText, unwrapLink } from "./link-text";
+import { LINK_TEXT_LIMIT, linkText, unwrapLink, withoutEmailWords } from "./link-text";
 import { safeUrl } from "./redact";
 import { cut, escapeText, squash, webText } from "./web-text";
 
@@ -76,7 +76,7 @@ export const PATHING_HIT: Readonly<Record<LinkType, boolean>> = {
  * No text: None Provided.
  */
 export function linkName(raw: string, type: LinkType, smallWords: readonly string[]): string {
-  const text = webText(raw.replace(/\S*@\S*/g, " "), smallWords);
+  const text = webText(withoutEmailWords(raw), smallWords);
   const name = type === "promo" ? cut(text, PROMO_NAME_LIMIT).trim() : linkText(text, type === "feature" ? FEATURE_TEXT_LIMIT : LINK_TEXT_LIMIT);
   return name ? escapeText(name) : NONE_PROVIDED;
 }
@@ -96,6 +96,15 @@ export function linkClick(type: LinkType, raw: string, u: URL | undefined, rules
   return click;
 }
 
+/** A link's address, unwrapped (clkg/, clkn/) and resolved against base; undefined when it does not parse. */
+export function parseLink(href: string, base: string): URL | undefined {
+  try {
+    return new URL(unwrapLink(href.trim()), base);
+  } catch (e) {
+    return undefined;
+  }
+}
+
 /** The lower-case file extension of an address's last path segment ("" when none). */
 function extensionOf(u: URL): string {
   return ((/\.([a-z0-9]+)$/i.exec(u.pathname) || [])[1] || "").toLowerCase();
@@ -110,12 +119,8 @@ function extensionOf(u: URL): string {
  * as code), and feature for every other link.
  */
 export function classifyLink(input: LinkInput, rules: LinkRules): LinkClick | undefined {
-  let u: URL;
-  try {
-    u = new URL(unwrapLink(input.href.trim()), "https://" + input.pageHost + "/");
-  } catch (e) {
-    return undefined;
-  }
+  const u = parseLink(input.href, "https://" + input.pageHost + "/");
+  if (!u) return undefined;
   const d = input.data || {};
   const proto = u.protocol.slice(0, -1);
   if (proto === "mailto" || proto === "tel") return linkClick(proto, input.text, u, rules);

@@ -1,7 +1,7 @@
 import type { ActivityMap, Analytics } from "../core/types";
 import { activityMapName, activityMapText } from "../analytics/web-text";
-import { unwrapLink } from "../analytics/link-text";
-import { classifyLink, linkClick, linkFlags, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
+import { withoutEmailWords } from "../analytics/link-text";
+import { classifyLink, linkClick, linkFlags, parseLink, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
 import { LINK_EVENT_TYPE, LINK_VARS } from "./variables";
 
 /** The xdm interaction type of each kind of link: download, exit (external) or other. */
@@ -60,10 +60,14 @@ export function linkRegion(el: Pick<LinkElement, "parentNode">): string {
   return "BODY";
 }
 
+/** A link element's text: its content, else its aria-label, else its title. */
+function elementText(el: LinkElement): string {
+  return el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || "";
+}
+
 /** The Activity Map data of a clicked link: its text (words with an at-sign left out; 99 characters) and region (200). */
 export function linkActivityMap(el: LinkElement): ActivityMap {
-  const text = el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || "";
-  return { link: activityMapText(text.replace(/\S*@\S*/g, " ")), region: activityMapName(linkRegion(el)) };
+  return { link: activityMapText(withoutEmailWords(elementText(el))), region: activityMapName(linkRegion(el)) };
 }
 
 /** Selector of the elements a click may come from; of the global header and footer (placeholder to confirm). */
@@ -74,7 +78,7 @@ export const GLOBAL_NAV_SELECTOR = "[data-ghf]";
 export function clickedLink(el: LinkElement, pageHost: string, apexDomain: string, rules: LinkRules): LinkClick | undefined {
   if (typeof el.href !== "string") return undefined;
   const d = el.dataset || {};
-  const text = el.textContent || el.getAttribute("aria-label") || el.getAttribute("title") || "";
+  const text = elementText(el);
   return classifyLink(
     { href: el.href, text, data: { searchResult: d.searchResult, promo: d.promo, nav: d.nav, feature: d.feature }, globalNav: !!el.closest(GLOBAL_NAV_SELECTOR), pageHost, apexDomain },
     rules,
@@ -119,12 +123,14 @@ const LINK_TYPES = ["searchResult", "promo", "nav", "external", "download", "fea
 
 /** A pushed address, unwrapped and resolved against the page (undefined when blank or not an address). */
 function pushedUrl(value: unknown, pageHref: string): URL | undefined {
-  if (typeof value !== "string" || !value.trim()) return undefined;
-  try {
-    return new URL(unwrapLink(value.trim()), pageHref);
-  } catch (e) {
-    return undefined;
-  }
+  return typeof value === "string" && value.trim() ? parseLink(value, pageHref) : undefined;
+}
+
+/** The event of a pushed click; without a pushed address the page's own is sent (url undefined). */
+function pushedEvent(click: LinkClick, u: URL | undefined): Parameters<Analytics["event"]>[0] {
+  const event = linkEvent(click);
+  if (!u) event.url = undefined;
+  return event;
 }
 
 /**
@@ -142,8 +148,7 @@ export function pushedLinkEvent(push: Record<string, unknown>, rules: LinkRules,
   const type = push.linkType as LinkType;
   const u = pushedUrl(push.linkUrl, pageHref);
   const click = linkClick(type, typeof push.linkName === "string" ? push.linkName : "", u, rules, typeof push.pathingHit === "boolean" ? { pathingHit: push.pathingHit } : undefined);
-  const event = linkEvent(click);
-  if (!u) event.url = undefined;
+  const event = pushedEvent(click, u);
   event.variables!.events = code;
   return event;
 }
@@ -159,7 +164,5 @@ export function pushedPromoEvent(push: Record<string, unknown>, rules: LinkRules
   const u = pushedUrl(push.destination, pageHref);
   const click = linkClick("promo", push.name, u, rules);
   if (typeof push.targeted === "boolean") click.targeted = push.targeted;
-  const event = linkEvent(click);
-  if (!u) event.url = undefined;
-  return event;
+  return pushedEvent(click, u);
 }
