@@ -1,5 +1,5 @@
 import type { PageNameSettings } from "../../generator/config/schemas/analytics.js";
-import { isRedactedParam } from "./redact";
+import { isRedactedParam, replaceRedactedPairs } from "./redact";
 
 export type PageNameRules = Pick<PageNameSettings, "separator" | "keepParams" | "dropParams" | "rootPageCode" | "preventedHashes">;
 
@@ -27,8 +27,7 @@ export function uuidToWord(text: string): string {
  */
 export function withoutRedactedPairs(code: string): string {
   if (code.indexOf("=") < 0) return code;
-  return code
-    .replace(/(^|[^\w%.-])([\w%.-]+)=[^&;/:?#]*/g, (m: string, sep: string, name: string) => (isRedactedParam(name) ? sep : m))
+  return replaceRedactedPairs(code, "&;/:?#", (sep) => sep)
     .replace(/([&;])[&;]+/g, "$1")
     .replace(/(^|[/:])[&;]+|[&;]+($|[/:])/g, "$1$2");
 }

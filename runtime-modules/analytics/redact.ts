@@ -34,14 +34,20 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * A name (page or link name) fit to send: redactUrl's rules, and also a
- * name=value pair that follows no ? & ; or # ("site/scores/regno=123",
- * "scores:app:studentid=9"): its value becomes [redacted].
+ * Every name=value pair of a redacted parameter wherever it stands (not only
+ * after ? & ; or #: "site/scores/regno=123", "scores:app:studentid=9"),
+ * replaced by what `replace` makes of its separator and name. The value runs
+ * to the next character of valueEnds.
  */
-export function redactText(text: string): string {
-  return redactUrl(text).replace(/(^|[^\w%.-])([\w%.-]+)=([^&;/:?#|^\s]*)/g, (m: string, sep: string, name: string, value: string) =>
-    value !== REDACTED && isRedactedParam(name) ? sep + name + "=" + REDACTED : m,
+export function replaceRedactedPairs(text: string, valueEnds: string, replace: (sep: string, name: string) => string): string {
+  return text.replace(new RegExp("(^|[^\\w%.-])([\\w%.-]+)=([^" + valueEnds + "]*)", "g"), (m: string, sep: string, name: string, value: string) =>
+    value !== REDACTED && isRedactedParam(name) ? replace(sep, name) : m,
   );
+}
+
+/** A name (page or link name) or variable fit to send: redactUrl's rules, and every redacted pair's value as [redacted] (replaceRedactedPairs). */
+export function redactText(text: string): string {
+  return replaceRedactedPairs(redactUrl(text), "&;/:?#|^\\s", (sep, name) => sep + name + "=" + REDACTED);
 }
 
 /** "Tracking is not allowed when the page address contains an at-sign" (also when percent-encoded, %40). */
