@@ -2,6 +2,7 @@ import type { ConsentCategory } from "../../generator/config/bundle-config.js";
 import type { ConsentState } from "./state";
 import { CATEGORIES } from "./categories";
 import { categoryAllowed } from "./state";
+import { onDomReady } from "../core/dom-ready";
 
 /** Page milestones tags are loaded at, in page order. */
 export type Lifecycle = "pageTop" | "domReady" | "windowLoaded";
@@ -39,6 +40,12 @@ export function slotKey(slot: TagSlot): string {
  */
 export function earliestLifecycle(category: ConsentCategory): Lifecycle {
   return category === "performance" ? "pageTop" : "domReady";
+}
+
+/** Runs load at its category's earliest milestone: a performance tag at once, any other at DOM ready. */
+export function atEarliestLifecycle(doc: Pick<Document, "readyState" | "addEventListener">, category: ConsentCategory, load: () => void): void {
+  if (earliestLifecycle(category) === "pageTop") load();
+  else onDomReady(doc, load);
 }
 
 /** A tag's slot: its requested milestone, never earlier than its category's. */

@@ -1,6 +1,6 @@
 import type { ConsentCategory } from "../../generator/config/bundle-config.js";
 import type { LoadScriptOptions, ModuleServices } from "./types";
-import { onDomReady } from "./dom-ready";
+import { atEarliestLifecycle } from "../consent/scheduler";
 import { errorText } from "./log";
 import { SCRIPT_EMBEDDING_FAILED, TAG_LOADED } from "./messages";
 
@@ -48,7 +48,6 @@ export function embedTag(
         },
       );
     };
-    if (category === "performance") load();
-    else onDomReady(document, load);
+    atEarliestLifecycle(document, category, load);
   });
 }

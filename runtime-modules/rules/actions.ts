@@ -2,7 +2,7 @@ import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-
 import type { Analytics, ConsentGate, LoadScript } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
-import { onDomReady } from "../core/dom-ready";
+import { atEarliestLifecycle } from "../consent/scheduler";
 
 export interface ActionContext {
   analytics: Analytics;
@@ -24,12 +24,8 @@ function afterConsent(consent: ConsentGate, doc: Document, tag: string, category
     consent.whenTagAllowed(
       tag,
       category,
-      () => {
-        const go = () => void run().then(resolve, reject);
-        // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
-        if (category === "performance") go();
-        else onDomReady(doc, go);
-      },
+      // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
+      () => atEarliestLifecycle(doc, category, () => void run().then(resolve, reject)),
       // Blocked for good (logged by the gate as a skipped tag): the action is done, not a timeout.
       () => resolve(undefined),
     ),
