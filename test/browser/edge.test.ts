@@ -7,6 +7,7 @@
  * client's description.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import alloyAppendIdentity from "@adobe/alloy-core/components/Identity/appendIdentityToUrl/injectAppendIdentityToUrl.js";
 import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage } from "./harness/index.js";
 
 const h = useBrowserHarness();
@@ -152,6 +153,27 @@ describe("the page view", () => {
     expect(byName[ID].expires).toBeGreaterThan(now + 34128000 - 120);
     expect(byName[CLUSTER].expires).toBeLessThan(now + 1800 + 120);
     expect(byName[`AMCV_${lab.config.analytics.orgId.replace("@", "%40")}`]).toMatchObject({ value: "MCMID|12345678901234567890123456789012345678", domain: ".kiwi.example", path: "/" });
+  });
+});
+
+describe("identity from a decorated link", () => {
+  it('"identity query parameter valid 300 s": an adobe_mc link of our org carries its ECID into set-consent and the page view; an older one does not', async () => {
+    h.web.edge.handler = konductor();
+    // Decorated as alloy's appendIdentityToUrl does it (the org id encoded twice, so no at-sign reaches the address).
+    const link = (ageSeconds: number) => {
+      const url = new URL(alloyAppendIdentity({ dateProvider: () => new Date(Date.now() - ageSeconds * 1000), orgId: lab.config.analytics.orgId })("55555555555555555555", "https://edgelab-qa.kiwi.example/linked"));
+      return url.pathname + url.search;
+    };
+    await h.browser.openPage(labUrl(link(5)), { consentGroups: CONSENT.performance });
+    const [view] = await until(events, (e) => e.length >= 1);
+    const consent = edgePosts().find((r) => actionOf(r) === "privacy/set-consent")!;
+    expect((consent.json as any).identityMap).toEqual({ ECID: [{ id: "55555555555555555555" }] });
+    expect((view.json as any).xdm).toEqual({ identityMap: { ECID: [{ id: "55555555555555555555" }] } });
+    h.web.reset();
+    h.web.edge.handler = konductor();
+    await h.browser.openPage(labUrl(link(400)), { consentGroups: CONSENT.performance });
+    const [old] = await until(events, (e) => e.length >= 1);
+    expect((old.json as any).xdm).toBeUndefined();
   });
 });
 

@@ -24,3 +24,6 @@ declare module "@adobe/alloy-core/components/Identity/injectAddQueryStringIdenti
     logger: { info(message: string): void; warn(message: string): void };
   }): (payload: Payload) => void;
 }
+declare module "@adobe/alloy-core/components/Identity/appendIdentityToUrl/injectAppendIdentityToUrl.js" {
+  export default function injectAppendIdentityToUrl(options: { dateProvider: () => Date; orgId: string }): (ecid: string, url: string) => string;
+}
