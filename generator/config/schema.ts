@@ -91,7 +91,7 @@ export const PageNamesSchema = z
     separator: z.enum(["/", ":"]).default("/").describe("'/' for web style, ':' for app style."),
     keepParams: z.array(z.string().min(1)).default([]).describe("Allow-listed URL parameters appended to page names."),
     dropParams: z.array(z.string().min(1)).default([]).describe("Parameters dropped on this site even if allow-listed."),
-    siteSearchCode: z.string().min(1).optional().describe("Site search code such as bf_site."),
+    siteSearchCode: z.string().min(1).default("site").describe("Site search code such as bf_site: the type a site search is recorded with (spec section 9: default site)."),
     rootPageCode: z.string().min(1).default("home"),
     preventedHashes: z
       .array(z.string().min(1))

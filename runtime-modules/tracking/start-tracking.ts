@@ -8,6 +8,7 @@ import type { VitalMetric } from "../analytics/web-vitals";
 import { guardAnalytics } from "./guard-analytics";
 import { listenForLinks, pushedLinkEvent, pushedPromoEvent } from "./link-clicks";
 import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type Where } from "./page-naming";
+import { createSearchEvents, searchResultClickEvent } from "./search-events";
 import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
 import { trafficVariables } from "./traffic";
 import { CONVERSION_VAR, HUB_ENV_VAR } from "./variables";
@@ -56,7 +57,8 @@ export function startTracking(services: TrackingServices, commands: ModuleComman
  * Page names (the provided "pageName", "conversionPage", on the hub
  * "hubEnvironment"), the analytics guard (at-sign block, redaction, page
  * URLs through xdm, page-view variables), traffic source, SPA page views,
- * link clicks, link-click and web-vitals pushes, web vitals.
+ * link clicks, the link-click, promo-click, search and web-vitals pushes,
+ * web vitals.
  */
 export function wireTracking(services: TrackingServices, commands: ModuleCommands, win: Window, vitals?: VitalsSubscribe): Tracking {
   const { bundle: config, log, values, dataLayer, cookies, consent } = services;
@@ -134,6 +136,7 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
 
   /* ---- data-layer pushes ---- */
   const batch = createVitalsBatch((event) => void analytics.event(event));
+  const searchEvent = createSearchEvents(names.siteSearchCode);
   dataLayer.on((push, event) => {
     if (event === "page-view") {
       declared = { key: key(), page: declaredPage(push) };
@@ -146,6 +149,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     } else if (event === "promo-click") {
       const promo = pushedPromoEvent(push, config.analyticsRules, win.location.href);
       if (promo) void analytics.event(promo);
+    } else if (event === "search" || event === "quick-search") {
+      const search = searchEvent(push, event === "quick-search");
+      if (search) void analytics.event(search);
+    } else if (event === "search-result-click") {
+      const click = searchResultClickEvent(push, config.analyticsRules, win.location.href, names.siteSearchCode);
+      if (click) void analytics.event(click);
     } else if (event === "web-vitals" && Array.isArray(push.metrics)) {
       batch.add((push.metrics as unknown[]).filter((m): m is VitalMetric => typeof m === "object" && m !== null));
     }

@@ -3,7 +3,8 @@
  * spec names the fields but not their eVar/prop numbers: every number here
  * is a placeholder to confirm with the analytics team. They stay clear of
  * the numbers in use elsewhere (eVar5-6, eVar30-67, eVar71-74, prop31-33,
- * prop60). The wiring never sets `events` itself (only a link-click push's
+ * prop60). eVar5 and eVar6 (search term and type) are the org's search
+ * rule's, which the wiring took over. The wiring never sets `events` itself (only a link-click push's
  * own eventCode), so it cannot clobber the events a rule or module sets.
  */
 
@@ -40,6 +41,21 @@ export const LINK_VARS = {
 /** Web vitals batch: name:rating:navigationType:delta, joined by | (an eVar: a batch outgrows a prop's 100 characters). */
 export const VITALS_VAR = "eVar94";
 
+/** Internal search (the search, quick-search and search-result-click pushes); the flags quick and nullified are "true" when set. */
+export const SEARCH_VARS = {
+  term: "eVar5",
+  type: "eVar6",
+  facet: "eVar95",
+  origTerm: "eVar96",
+  count: "prop86",
+  speed: "prop87",
+  quick: "prop88",
+  nullified: "prop89",
+  pageStateCode: "prop90",
+};
+
 /** Event types. */
 export const LINK_EVENT_TYPE = "web.webinteraction.linkClicks";
 export const VITALS_EVENT_TYPE = "kiwi.webVitals";
+export const SEARCH_EVENT_TYPE = "kiwi.internalSearch";
+export const QUICK_SEARCH_EVENT_TYPE = "kiwi.quickSearch";

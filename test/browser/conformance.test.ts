@@ -49,7 +49,7 @@ appId: "903"
 hosts:
   qa: [${HOST}]
 budget: { gzipBytes: 60000 }
-disabledRules: [internal-search, modal, application-error]
+disabledRules: [modal, application-error]
 rules:
   - { id: conf-event, name: Conformance event, events: [{ type: directCall, name: confEvent }], actions: [{ type: sendEvent, name: "conformance event", eventType: web.webinteraction.linkClicks, variables: { eVar9: lab } }] }
 `;

@@ -39,7 +39,6 @@ dataElements:
   label: { constant: "%site%|%who%|%tab%" }
   visits: { global: labState.visits }
   broken: { global: labState.explodes }
-disabledRules: [internal-search]
 rules:
   - { id: dom-ready, name: DOM ready, events: [{ type: domReady }], actions: [{ type: pushDataLayer, data: { lab: { domReady: true } } }] }
   - { id: window-loaded, name: Window loaded, events: [{ type: windowLoaded }], actions: [{ type: sendEvent, name: "loaded:%label%", eventType: lab.windowLoaded }] }
@@ -112,17 +111,6 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(xdmOf(b).eventType).toBe("web.webpagedetails.pageViews");
     expect(xdmOf(b).web.webPageDetails.URL).toBe("https://bigfuture-qa.kiwi.example/college-search");
     expect(h.web.find({ host: "edge.kiwi.example", path: /\/v1\/interact$/ })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
-  });
-
-  it('org rule internal-search: a search push is tracked with the cleaned, lowercased term; "Internal search without term: skipped"', async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: real.bigfuture, dataLayer: [{ event: "search", term: "  SAT   Dates ", type: "site" }] });
-    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
-    await beaconCount(2);
-    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "search", term: "" }));
-    await settle(300);
-    const events = beacons().filter((b) => xdmOf(b).eventType === "kiwi.internalSearch");
-    expect(events).toHaveLength(1);
-    expect(varsOf(events[0])).toMatchObject({ eVar5: "sat dates", eVar6: "site", events: "event3" });
   });
 
   it("bigfuture rules: a share click and a sixth list item (setVariables, then the event)", async () => {

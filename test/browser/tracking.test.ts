@@ -115,6 +115,32 @@ describe("link clicks", () => {
     expect(tab.pageErrors).toEqual([]);
   });
 
+  it('search pushes on bigfuture (site search code bf_site): "Duplicate identical searches suppressed", "Internal search without term: skipped", "count 0 ... prefixes term with \'null:\'", a quick search, a search-result click', async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: b.bigfuture, dataLayer: [{ event: "search", term: "  SAT   Dates ", type: "site", count: 4 }] });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    await until(() => ofType("kiwi.internalSearch").length > 0);
+    await tab.page.evaluate(() => {
+      const dl = (window as any).kiwiDataLayer;
+      dl.push({ event: "search", term: "SAT Dates", type: "site", count: 4 });
+      dl.push({ event: "search", type: "college" });
+      dl.push({ event: "search", term: "Nursing", type: "college", count: 0 });
+      dl.push({ event: "quick-search", term: "UCLA", type: "quick-college" });
+      dl.push({ event: "search-result-click", destination: "/colleges/kiwi", searchData: { term: "Kiwi", type: "scholarship" } });
+    });
+    await until(() => ofType("kiwi.quickSearch").length > 0 && clicks().length > 0);
+    await settle(300);
+    const searches = ofType("kiwi.internalSearch").map(varsOf);
+    expect(searches).toHaveLength(2);
+    expect(searches[0]).toMatchObject({ eVar5: "sat dates", eVar6: "bf_site", events: "event3", prop86: "4" });
+    expect(searches[1]).toMatchObject({ eVar5: "null:nursing", eVar6: "college", events: "event4", prop88: "true", prop89: "true" });
+    expect(varsOf(ofType("kiwi.quickSearch")[0])).toMatchObject({ eVar5: "ucla", eVar6: "quick-college", events: "event4" });
+    expect(clicks()).toHaveLength(1);
+    expect(xdmOf(clicks()[0]).web.webInteraction).toMatchObject({ name: "kiwi", URL: "https://bigfuture-qa.kiwi.example/colleges/kiwi" });
+    expect(varsOf(clicks()[0])).toMatchObject({ prop82: "searchResult", eVar5: "kiwi", eVar6: "scholarship" });
+    expect(varsOf(clicks()[0]).events).toBeUndefined();
+    expect(tab.pageErrors).toEqual([]);
+  });
+
   it("a link a site click rule tracks (bigfuture's share-click rule) is counted once, by that rule", async () => {
     const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: b.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a><a id="f" href="/compare">Compare</a>' }), { consentGroups: CONSENT.performance });
     await until(() => views().length > 0);

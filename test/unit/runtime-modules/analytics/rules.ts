@@ -7,6 +7,7 @@ export const rules = AnalyticsRulesSchema.parse({});
 export const pageRules: PageNameSettings = {
   separator: "/",
   rootPageCode: "home",
+  siteSearchCode: "site",
   keepParams: ["aclev", "action", "activity", "applicationId", "assessmentType", "category", "filter", "sku", "step", "tab", "testYear", "state"],
   dropParams: [],
   preventedHashes: ["widget", "widget-*", "header", "header-*", "set-cookies", "main-content", "top", "tst=", "javascript:"],

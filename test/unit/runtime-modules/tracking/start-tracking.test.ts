@@ -176,6 +176,28 @@ describe("wireTracking", () => {
     expect(t.events()[3].variables).toEqual({ eVar94: "CLS:good:navigate:20|LCP:good:navigate:1200" });
     expect(t.log.entries.map((e) => e.message)).toContain("no event code found in link track payload");
   });
+  it('search pushes: "Duplicate identical searches suppressed"; "Internal search without term: skipped"; a quick search; a search-result click', () => {
+    const t = setup("https://bigfuture.kiwi.example/search", { preload: [{ event: "search", term: " SAT  Dates ", type: "site", count: 12 }] });
+    t.boot();
+    t.push({ event: "search", term: "SAT Dates", type: "site", count: 12 }); // the same search again
+    t.push({ event: "search", type: "college" }); // no term field
+    t.push({ event: "search", term: "nursing", type: "college", count: 0, facet: "major|location" });
+    t.push({ event: "quick-search", term: "UCLA", type: "quick-college" });
+    t.push({ event: "quick-search", term: " " });
+    t.push({ event: "search-result-click", destination: "/colleges/kiwi", searchData: { term: "Kiwi", type: "college", strFacet: "location" } });
+    t.push({ event: "search", term: "SAT Dates", type: "site", count: 12 }); // after another search: counted again
+    expect(t.events().map((e) => [e.name, e.eventType, e.variables?.events])).toEqual([
+      ["internal search", "kiwi.internalSearch", "event3"],
+      ["internal search", "kiwi.internalSearch", "event4"],
+      ["quick search", "kiwi.quickSearch", "event4"],
+      ["kiwi", "web.webinteraction.linkClicks", undefined],
+      ["internal search", "kiwi.internalSearch", "event3"],
+    ]);
+    expect(t.events()[0].variables).toEqual({ eVar5: "sat dates", eVar6: "site", events: "event3", eVar96: "SAT Dates", prop86: "12" });
+    expect(t.events()[1].variables).toEqual({ eVar5: "null:nursing", eVar6: "college", events: "event4", eVar95: "major|location", eVar96: "nursing", prop86: "0", prop88: "true", prop89: "true" });
+    expect(t.events()[2].variables).toEqual({ eVar5: "ucla", eVar6: "quick-college", events: "event4", prop88: "true" });
+    expect(t.events()[3]).toMatchObject({ url: "https://bigfuture.kiwi.example/colleges/kiwi", variables: { prop82: "searchResult", eVar5: "kiwi", eVar6: "college", eVar95: "location", prop88: "true" } });
+  });
   it("an at-sign in the address: nothing is sent, logged once", () => {
     const t = setup("https://bigfuture.kiwi.example/?email=kid@mail.example");
     t.boot();

@@ -1,0 +1,53 @@
+import type { Analytics } from "../core/types";
+import { linkClick, parseLink, type LinkRules } from "../analytics/link-type";
+import { quickSearchRecord, searchKey, searchRecord, type SearchRecord } from "../analytics/search";
+import { linkEvent } from "./link-clicks";
+import { QUICK_SEARCH_EVENT_TYPE, SEARCH_EVENT_TYPE, SEARCH_VARS } from "./variables";
+
+type AnalyticsEvent = Parameters<Analytics["event"]>[0];
+
+/** A search record as analytics variables (variables.ts SEARCH_VARS: a flag as "true"), with its search event. */
+export function searchVariables(record: SearchRecord): Record<string, string> {
+  const vars: Record<string, string> = { events: record.event };
+  for (const k of Object.keys(SEARCH_VARS) as Array<keyof typeof SEARCH_VARS>) if (record[k] !== undefined) vars[SEARCH_VARS[k]] = String(record[k]);
+  return vars;
+}
+
+/**
+ * The events of the search and quick-search pushes (docs/events.md), one
+ * per push; undefined when skipped or a duplicate. Keeps the
+ * last search of the page: "Duplicate identical searches suppressed" (the
+ * same search pushed again, a re-render, a back-and-forth, sends nothing
+ * until another search is made).
+ */
+export function createSearchEvents(siteSearchCode?: string): (push: Readonly<Record<string, unknown>>, quick: boolean) => AnalyticsEvent | undefined {
+  let last: string | undefined;
+  return (push, quick) => {
+    const record = quick ? quickSearchRecord(push) : searchRecord(push, siteSearchCode);
+    const key = record && searchKey(record);
+    if (!record || key === last) return undefined;
+    last = key;
+    return { name: quick ? "quick search" : "internal search", eventType: quick ? QUICK_SEARCH_EVENT_TYPE : SEARCH_EVENT_TYPE, linkType: "other", variables: searchVariables(record) };
+  };
+}
+
+/**
+ * The event of a `search-result-click` push ("Site search result click:
+ * destination, searchData (term, type, strFacet, isQuick)"): a search-result
+ * link click to the destination, named by the search term, with the
+ * search's variables (without its search event: the click is not a search).
+ * Undefined without a destination or a search term.
+ */
+export function searchResultClickEvent(push: Readonly<Record<string, unknown>>, rules: LinkRules, pageHref: string, siteSearchCode?: string): AnalyticsEvent | undefined {
+  const data = push.searchData;
+  const u = typeof push.destination === "string" && push.destination.trim() ? parseLink(push.destination, pageHref) : undefined;
+  if (!u || typeof data !== "object" || data === null) return undefined;
+  const d = data as Record<string, unknown>;
+  const record = searchRecord({ term: d.term, type: d.type, facet: d.strFacet, isQuick: d.isQuick }, siteSearchCode);
+  if (!record || typeof d.term !== "string" || !d.term.trim()) return undefined;
+  const event = linkEvent(linkClick("searchResult", record.term, u, rules));
+  const vars = searchVariables(record);
+  delete vars.events;
+  Object.assign(event.variables!, vars);
+  return event;
+}
