@@ -263,6 +263,22 @@ describe("delivery on the way out", () => {
     expect(labEvents()).toHaveLength(1);
     expect(labEvents()[0].path).toMatch(/\/v1\/(interact|collect)$/);
   });
+  it("the browsers' 64 KB keepalive budget counts UTF-8 bytes: two 36 KB bodies of 12,000 three-byte characters in flight together both arrive", async () => {
+    // A returning visitor (identity and stored consent), so both go at once; the edge answers slowly, so both are in flight together.
+    h.web.edge.handler = konductor({ interact: 1500 });
+    const cookies = [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`, `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`];
+    const tab = await h.browser.openPage(labUrl("/budget", { cookies }), { consentGroups: CONSENT.performance });
+    await until(views, (v) => v.length >= 1, 8000);
+    await tab.page.evaluate(() => {
+      const dl = (window as any).kiwiDataLayer;
+      dl.push({ event: "search", term: "\u20ac".repeat(12000), type: "career" });
+      dl.push({ event: "search", term: "\u20b9".repeat(12000), type: "majors" });
+    });
+    const searches = () => events().filter((r) => (r.json as any).events[0].xdm.eventType === "kiwi.internalSearch");
+    await until(searches, (e) => e.length >= 2, 8000);
+    expect(searches().map((r) => Buffer.byteLength(r.body)).every((n) => n > 36000)).toBe(true); // together over 64 KB: not both keepalive
+    expect(await messages(tab)).not.toContain("Network request failed.");
+  });
 });
 
 describe("retries", () => {
@@ -336,6 +352,37 @@ describe("SDK consent", () => {
     expect(edgePosts().map(actionOf)).toEqual(["privacy/set-consent"]);
     expect((edgePosts()[0].json as any).consent[0].value).toEqual({ general: "out" });
     expect(await messages(tab)).toContain("The user declined consent.");
+  });
+});
+
+describe("consent changes and stale consent", () => {
+  it("one set-consent at a time: a change while one is out goes after its answer; the queued page view waits for the last answer (out: dropped)", async () => {
+    h.web.edge.handler = konductor({ "privacy/set-consent": 700 });
+    // A returning visitor (identity cookie): without one, the identity rule alone would hold the second request back.
+    const tab = await h.browser.openPage(labUrl("/consent-twice", { cookies: [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`] }));
+    await settle(300);
+    await tab.setConsent(CONSENT.performance);
+    await h.web.waitForRequest((r) => r.host === EDGE && r.path.endsWith("/privacy/set-consent"));
+    await tab.setConsent(CONSENT.necessary);
+    const consents = () => edgePosts().filter((r) => actionOf(r) === "privacy/set-consent");
+    await until(consents, (c) => c.length >= 2, 5000);
+    await settle(1000);
+    const [first, second] = consents();
+    expect([first, second].map((r) => (r.json as any).consent[0].value.general)).toEqual(["in", "out"]);
+    expect(second.time).toBeGreaterThanOrEqual(first.time + 690);
+    expect(views()).toEqual([]);
+    expect(await messages(tab)).toContain("The user declined consent.");
+  });
+
+  it("a stale 'general=in' consent cookie does not send while the banner's groups deny performance (a re-consent): no page view", async () => {
+    h.web.edge.handler = konductor();
+    const cookies = [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`, `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`];
+    const tab = await h.browser.openPage(labUrl("/reconsent", { cookies }), { consentGroups: CONSENT.necessary });
+    await tab.waitForMonitor({ type: "rule", rule: "page-view", state: "fired" });
+    await settle(1000);
+    expect(events()).toEqual([]);
+    expect(edgePosts().map((r) => (r.json as any).consent?.[0].value.general)).toEqual(edgePosts().length ? ["out"] : []);
+    expect(tab.pageErrors).toEqual([]);
   });
 });
 
