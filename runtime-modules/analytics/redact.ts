@@ -18,6 +18,11 @@ export function isRedactedParam(name: string): boolean {
   return REDACTED_PARAMS.indexOf(n.split(/[?&;#]/).pop()!.trim().toLowerCase()) >= 0;
 }
 
+/** Whether text holds an = or its escape %3d, which every redacted pair needs. */
+function hasPair(text: string): boolean {
+  return /=|%3d/i.test(text);
+}
+
 /**
  * The address with the value of every redacted parameter replaced by
  * [redacted]: in the query, in the fragment (SPA routes such as
@@ -26,6 +31,8 @@ export function isRedactedParam(name: string): boolean {
  * kept byte for byte (nothing re-encoded).
  */
 export function redactUrl(url: string): string {
+  // Every rule below needs an = (or its escape %3d): most names and variables have none.
+  if (!hasPair(url)) return url;
   const hide = (m: string, sep: string, name: string, eq: string) => (isRedactedParam(name) ? sep + name + eq + REDACTED : m);
   return url
     .replace(/(^|[?&;#])([^=&;#?]*)(=)[^&;#?]*/g, hide)
@@ -47,6 +54,7 @@ export function replaceRedactedPairs(text: string, valueEnds: string, replace: (
 
 /** A name (page or link name) or variable fit to send: redactUrl's rules, and every redacted pair's value as [redacted] (replaceRedactedPairs). */
 export function redactText(text: string): string {
+  if (!hasPair(text)) return text;
   return replaceRedactedPairs(redactUrl(text), "&;/:?#|^\\s", (sep, name) => sep + name + "=" + REDACTED);
 }
 
