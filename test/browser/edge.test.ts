@@ -247,6 +247,30 @@ describe("delivery on the way out", () => {
     expect(beacons.map((r) => (r.json as any).events[0].xdm.web.webPageDetails.name).sort()).toEqual(["edgelab/leaving", "lab:view"]);
   });
 
+  it("merely hidden (another tab), a new visitor keeps the identity rule: events wait for set-consent's answer, then go by sendBeacon to collect with the identity it set", async () => {
+    h.web.edge.handler = konductor({ "privacy/set-consent": 800 });
+    const tab = await h.browser.openPage(labUrl("/hidden-tab"), { consentGroups: CONSENT.performance });
+    const [setConsent] = await until(edgePosts, (e) => e.length >= 1);
+    expect(actionOf(setConsent)).toBe("privacy/set-consent");
+    // Chromium's headless tabs stay visible: the page is told it is hidden, as the browser tells a background tab (no pagehide).
+    await tab.page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      Object.defineProperty(document, "hidden", { value: true, configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+      (window as any).sitetags.track("labEvent");
+    });
+    await until(eventTypes, (t) => t.includes("lab.event") && t.includes("web.webpagedetails.pageViews"), 8000);
+    await settle(300);
+    // The web-vitals batch goes when the page turns hidden: it keeps the rule too.
+    expect(eventTypes().filter((t) => t !== "kiwi.webVitals").sort()).toEqual(["lab.event", "web.webpagedetails.pageViews"]);
+    for (const r of events()) {
+      expect(r.time).toBeGreaterThanOrEqual(setConsent.time + 790); // not before the answer that set the identity
+      expect(String(r.headers.cookie)).toContain(`${ID}=`); // so no event gets an ECID of its own
+      expect(r.path).toMatch(/^\/ee(\/or2)?\/v1\/collect$/); // with the location hint the answer set
+      expect(r.headers["sec-fetch-mode"]).toBe("no-cors"); // sendBeacon
+    }
+  });
+
   it("an event sent by fetch just before the page navigates still arrives (keepalive), exactly once", async () => {
     h.web.edge.handler = konductor({ interact: 1500 });
     h.web.page("https://edgelab-qa.kiwi.example/after", {});
