@@ -86,6 +86,17 @@ describe("the startup sequence", () => {
     expect(xdm.web.webInteraction.name).toBe("Logged In|New||");
   });
 
+  it("a fetch that throws at once (blocked or patched by the page) fails each attempt like a network error: logged, the flow continues, nothing thrown into the page", async () => {
+    h.web.edge.handler = () => ({ status: 200, body: { handle: [] } });
+    const patch = `(function () { var f = window.fetch; window.fetch = function (url) { if (String(url).indexOf("/creds/") >= 0) { window.__credCalls = (window.__credCalls || 0) + 1; throw new TypeError("blocked by the page"); } return f.apply(this, arguments); }; })();`;
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT, before: [patch] }), { consentGroups: CONSENT.performance });
+    const xdm = await waitIdentityEvent();
+    expect(await tab.page.evaluate(() => (window as any).__credCalls)).toBe(3);
+    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: "credential fetch failed; continuing anonymous" }));
+    expect(xdm.web.webInteraction.name).toBe("Logged In|New||");
+    expect(tab.pageErrors).toEqual([]);
+  });
+
   it("the credential call waits for consent (consent-gated); the startup goes on after at most 4500 ms", async () => {
     h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 200, body: { cbJwtToken: "jwt-abc" } } : { status: 200, body: { handle: [] } });
     const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.necessary });
