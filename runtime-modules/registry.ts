@@ -38,4 +38,16 @@ export const registry = {
     markers: ["kiwi.testOrder"],
     description: "SAT School Day and PSAT-family test orders and their edits, and test administration summaries.",
   },
+  signinPages: {
+    factory: "createSigninPages",
+    from: "modules/page-maps/signin-pages",
+    markers: ["forgotpw"],
+    description: "The sign-in page map: a declared sign-in page key names the page (login enter-unpw, forgotpw reset-pw-success, reg select-type, ...; flow=idp-discovery: migrate).",
+  },
+  testdayPages: {
+    factory: "createTestdayPages",
+    from: "modules/page-maps/testday-pages",
+    markers: ["printable-rosters"],
+    description: "The test-day tool's page map: rooms, staff, students, irregularities, groups and their detail pages named from the path.",
+  },
 } satisfies Record<ModuleName, ModuleDefinition>;

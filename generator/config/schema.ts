@@ -155,11 +155,16 @@ export const SurveyModuleSchema = z
   .describe("Helpfulness survey loader.");
 
 /** Every module a site may enable. Keys must match runtime-modules/registry.ts. */
+/** A page map module (runtime-modules/modules/page-maps/): the spec's table, nothing to set. */
+export const PageMapModuleSchema = z.strictObject({ enabled: z.boolean().default(true) });
+
 export const ModulesSchema = z
   .strictObject({
     chat: ChatModuleSchema.optional(),
     survey: SurveyModuleSchema.optional(),
     ...FeatureModulesShape,
+    signinPages: PageMapModuleSchema.describe("The sign-in page map (the sign-in sites).").optional(),
+    testdayPages: PageMapModuleSchema.describe("The test-day tool's page map (the test-day site).").optional(),
   })
   .describe("Feature modules this site uses, with their settings.");
 

@@ -1,9 +1,7 @@
 import type { PageNameSettings } from "../../generator/config/schemas/analytics.js";
 import { errorPageName } from "../analytics/error-page";
 import { hashCode, pageCode, pageName, pathCodes, uuidToWord } from "../analytics/page-name";
-import { signinPageCodes } from "../analytics/signin-pages";
 import { conversionPage, hubEnvironment } from "../analytics/site-pages";
-import { testdayPageCodes } from "../analytics/testday-pages";
 
 /** What a page says about itself: the fields of a `page-view` data-layer push (docs/events.md, docs/tracking.md). */
 export interface DeclaredPage {
@@ -21,9 +19,18 @@ export interface Where {
   hash: string;
 }
 
-/** Sites whose paths have their own page rules (spec section 2). */
-export const TESTDAY_SITE = "testday";
+/** The site whose paths drop their embed environment segment (spec section 2). */
 export const HUB_SITE = "kiwihub";
+
+/**
+ * The page maps a site's modules offer (runtime-modules/modules/page-maps/):
+ * the sign-in map for a declared page code, the test-day map for a path.
+ * Each gives the codes, or undefined for a key or path it does not name.
+ */
+export interface PageMaps {
+  pageCodes?(key: string, search: string): readonly string[] | undefined;
+  pathCodes?(path: string): readonly string[] | undefined;
+}
 
 const FIELDS: Array<keyof DeclaredPage> = ["pageName", "flowCode", "pageCode", "viewCode", "errorCode"];
 
@@ -52,15 +59,13 @@ export function routeKey(where: Where, preventedHashes: readonly string[]): stri
 }
 
 /**
- * A path's codes: test-day tool pages by their map; the hub without its
- * embed-prod/embed-stg/embed-dev segment (an environment, not a page); any
- * other path segment by segment.
+ * A path's codes: by the site's path map when it names the path (the
+ * test-day tool); the hub without its embed-prod/embed-stg/embed-dev
+ * segment (an environment, not a page); any other path segment by segment.
  */
-export function pathPageCodes(site: string, path: string): string[] {
-  if (site === TESTDAY_SITE) {
-    const codes = testdayPageCodes(path);
-    if (codes) return codes.slice();
-  }
+export function pathPageCodes(site: string, path: string, maps: PageMaps = {}): string[] {
+  const mapped = maps.pathCodes && maps.pathCodes(path);
+  if (mapped) return mapped.slice();
   const codes = pathCodes(path);
   return site === HUB_SITE ? codes.filter((c) => !/^embed-(prod|stg|dev)$/i.test(c)) : codes;
 }
@@ -70,21 +75,21 @@ export function pathPageCodes(site: string, path: string): string[] {
  * 1. a declared full pageName (UUIDs as uuid);
  * 2. a declared errorCode: the error page name (site + known page code, else
  *    site, page, code), joined by the site's separator;
- * 3. declared codes: a pageCode without flowCode that is a sign-in page key
- *    gives the sign-in map's codes (flow=idp-discovery: migrate); else flow,
- *    page and view codes; then the allow-listed parameters;
+ * 3. declared codes: a pageCode without flowCode that the site's page map
+ *    names (the sign-in map; flow=idp-discovery: migrate) gives its codes;
+ *    else flow, page and view codes; then the allow-listed parameters;
  * 4. the path (pathPageCodes), then a hash route not on the prevented list,
  *    then the allow-listed parameters.
  */
-export function composePageName(site: string, rules: PageNameSettings, where: Where, declared?: DeclaredPage): string {
+export function composePageName(site: string, rules: PageNameSettings, where: Where, declared?: DeclaredPage, maps: PageMaps = {}): string {
   const d = declared || {};
   if (d.pageName) return uuidToWord(d.pageName);
   const own = !!(d.flowCode || d.pageCode || d.viewCode);
   let codes: readonly string[];
   if (own) {
-    const signin = !d.flowCode && d.pageCode ? signinPageCodes(d.pageCode.toLowerCase(), where.search) : undefined;
-    codes = signin || [d.flowCode || "", d.pageCode || "", d.viewCode || ""];
-  } else codes = pathPageCodes(site, where.path);
+    const mapped = !d.flowCode && d.pageCode && maps.pageCodes ? maps.pageCodes(d.pageCode.toLowerCase(), where.search) : undefined;
+    codes = mapped || [d.flowCode || "", d.pageCode || "", d.viewCode || ""];
+  } else codes = pathPageCodes(site, where.path, maps);
   if (d.errorCode) {
     const page = codes.map(pageCode).filter((c) => !!c).join(rules.separator) || rules.rootPageCode;
     const name = errorPageName(pageCode(site), d.errorCode, page, rules.separator);

@@ -7,7 +7,7 @@ import { TBM_COOKIE, TBM_SECONDS } from "../analytics/traffic-source";
 import type { VitalMetric } from "../analytics/web-vitals";
 import { guardAnalytics } from "./guard-analytics";
 import { listenForLinks, pushedLinkEvent, pushedPromoEvent } from "./link-clicks";
-import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type Where } from "./page-naming";
+import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type PageMaps, type Where } from "./page-naming";
 import { createSearchEvents, searchResultClickEvent } from "./search-events";
 import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
 import { trafficVariables } from "./traffic";
@@ -77,12 +77,15 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
 
   /* ---- page names ---- */
   let declared: { key: string; page: DeclaredPage | undefined } | undefined;
+  // The page maps of the site's modules (the sign-in map, the test-day map).
+  const maps: PageMaps = {};
+  for (const module of Object.keys(commands)) for (const name of ["pageCodes", "pathCodes"] as const) if (typeof commands[module][name] === "function") maps[name] = commands[module][name] as never;
   const pageName = (): string => {
     for (const module of Object.keys(commands)) {
       const named = typeof commands[module].pageName === "function" ? commands[module].pageName() : undefined;
       if (typeof named === "string" && named) return named;
     }
-    return composePageName(site, names, where(), declared && declared.key === key() ? declared.page : undefined);
+    return composePageName(site, names, where(), declared && declared.key === key() ? declared.page : undefined, maps);
   };
   values.provide("pageName", pageName);
   values.provide("conversionPage", () => sitePageFacts(site, where()).conversion);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { composePageName, declaredPage, pathPageCodes, routeKey, sitePageFacts, type Where } from "../../../../runtime-modules/tracking/page-naming";
 import { pageRules } from "../analytics/rules";
+import { createSigninPages } from "../../../../runtime-modules/modules/page-maps/signin-pages";
+import { createTestdayPages } from "../../../../runtime-modules/modules/page-maps/testday-pages";
+
+/** The page maps as the wiring takes them from the modules' commands. */
+const SIGNIN = createSigninPages().commands as never;
+const TESTDAY = createTestdayPages().commands as never;
 
 const UUID = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
 const at = (url: string): Where => {
@@ -46,22 +52,23 @@ describe("composePageName", () => {
     expect(composePageName("scores", app, at("/"), { errorCode: "418" })).toBe("scores:home:418");
     expect(composePageName("scores", app, at("/"), { flowCode: "score", pageCode: "report", errorCode: "E1" })).toBe("scores:score:report:e1");
   });
-  it("sign-in pages: a page code without flow code that is a sign-in key takes the sign-in map; flow=idp-discovery: migrate", () => {
-    expect(composePageName("iam", pageRules, at("/login"), { pageCode: "enter-username-password" })).toBe("iam/login/enter-unpw");
-    expect(composePageName("iam", pageRules, at("/login?flow=idp-discovery"), { pageCode: "enter-username-password" })).toBe("iam/migrate/enter-username-password");
-    expect(composePageName("iam", pageRules, at("/login"), { pageCode: "Failed-Username" })).toBe("iam/login/fail/username");
-    expect(composePageName("iam", pageRules, at("/pw"), { pageCode: "forgot-password-reset-success" })).toBe("iam/forgotpw/reset-pw-success");
-    expect(composePageName("signup", pageRules, at("/reg"), { pageCode: "registration-select-type" })).toBe("signup/reg/select-type");
-    // With a flow code, the codes are taken as given.
-    expect(composePageName("iam", pageRules, at("/"), { flowCode: "x", pageCode: "failed-username" })).toBe("iam/x/failed-username");
+  it("sign-in pages (signinPages module): a page code without flow code that is a sign-in key takes the sign-in map; flow=idp-discovery: migrate", () => {
+    expect(composePageName("iam", pageRules, at("/login"), { pageCode: "enter-username-password" }, SIGNIN)).toBe("iam/login/enter-unpw");
+    expect(composePageName("iam", pageRules, at("/login?flow=idp-discovery"), { pageCode: "enter-username-password" }, SIGNIN)).toBe("iam/migrate/enter-username-password");
+    expect(composePageName("iam", pageRules, at("/login"), { pageCode: "Failed-Username" }, SIGNIN)).toBe("iam/login/fail/username");
+    expect(composePageName("iam", pageRules, at("/pw"), { pageCode: "forgot-password-reset-success" }, SIGNIN)).toBe("iam/forgotpw/reset-pw-success");
+    expect(composePageName("signup", pageRules, at("/reg"), { pageCode: "registration-select-type" }, SIGNIN)).toBe("signup/reg/select-type");
+    // With a flow code, the codes are taken as given; a site without the map takes every code as given.
+    expect(composePageName("iam", pageRules, at("/"), { flowCode: "x", pageCode: "failed-username" }, SIGNIN)).toBe("iam/x/failed-username");
+    expect(composePageName("bigfuture", pageRules, at("/login"), { pageCode: "enter-username-password" })).toBe("bigfuture/enter-username-password");
   });
-  it("test-day tool pages by their map (ids after get/ never reach the name); only on testday", () => {
+  it("test-day tool pages by their map (testdayPages module; ids after get/ never reach the name); a site without the map names the path", () => {
     const td = { ...pageRules, separator: ":" as const };
-    expect(composePageName("testday", td, at("/rooms"))).toBe("testday:rooms");
-    expect(composePageName("testday", td, at("/rooms/get/12345"))).toBe("testday:rooms:detail");
-    expect(composePageName("testday", td, at("/irregularities/get/9"))).toBe("testday:irregularities:edit");
-    expect(composePageName("testday", td, at("/groups/get/" + UUID))).toBe("testday:groups:detail");
-    expect(composePageName("testday", td, at("/other/place"))).toBe("testday:other:place");
+    expect(composePageName("testday", td, at("/rooms"), undefined, TESTDAY)).toBe("testday:rooms");
+    expect(composePageName("testday", td, at("/rooms/get/12345"), undefined, TESTDAY)).toBe("testday:rooms:detail");
+    expect(composePageName("testday", td, at("/irregularities/get/9"), undefined, TESTDAY)).toBe("testday:irregularities:edit");
+    expect(composePageName("testday", td, at("/groups/get/" + UUID), undefined, TESTDAY)).toBe("testday:groups:detail");
+    expect(composePageName("testday", td, at("/other/place"), undefined, TESTDAY)).toBe("testday:other:place");
     expect(composePageName("clep", td, at("/rooms/get/12345"))).toBe("clep:rooms:get:12345");
   });
   it("the hub: the embed environment segment is not a page code", () => {

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pageName } from "../../../../runtime-modules/analytics/page-name";
-import { testdayPageCodes } from "../../../../runtime-modules/analytics/testday-pages";
-import { pageRules } from "./rules";
+import { pageName } from "../../../../../runtime-modules/analytics/page-name";
+import { testdayPageCodes } from "../../../../../runtime-modules/modules/page-maps/testday-pages";
+import { pageRules } from "../../analytics/rules";
 
 const app = { ...pageRules, separator: ":" as const };
 

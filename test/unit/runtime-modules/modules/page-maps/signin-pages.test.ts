@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pageName } from "../../../../runtime-modules/analytics/page-name";
-import { MIGRATE_PAGE, SIGNIN_PAGES, isSecurityCheck, signinPageCodes } from "../../../../runtime-modules/analytics/signin-pages";
-import { pageRules } from "./rules";
+import { pageName } from "../../../../../runtime-modules/analytics/page-name";
+import { IdentitySchema } from "../../../../../generator/config/schemas/consent-identity.js";
+import { MIGRATE_PAGE, SIGNIN_PAGES, signinPageCodes } from "../../../../../runtime-modules/modules/page-maps/signin-pages";
+import { pageRules } from "../../analytics/rules";
 
 const name = (key: string, query?: string) => {
   const codes = signinPageCodes(key, query);
@@ -74,10 +75,8 @@ describe("sign-in pages", () => {
       expect(codes === undefined || Array.isArray(codes)).toBe(true);
     }));
   });
-  it('"A login is counted unless the previous page name was a security check": the security check is recognisable', () => {
-    expect(isSecurityCheck(name("security-check")!)).toBe(true);
-    expect(isSecurityCheck("iam:login:security-check")).toBe(true);
-    expect(isSecurityCheck(name("enter-username-password")!)).toBe(false);
-    expect(isSecurityCheck("iam/login/security-check-help")).toBe(false);
+  it('"A login is counted unless the previous page name was a security check": the map\'s security-check page is what identity.securityCheckPage (default) recognises, and only it', () => {
+    const securityCheck = new RegExp(IdentitySchema.parse({}).securityCheckPage);
+    for (const key of Object.keys(SIGNIN_PAGES)) expect(securityCheck.test(name(key)!)).toBe(key === "security-check");
   });
 });

@@ -1,4 +1,5 @@
-import { own } from "./lookup";
+import type { ModuleInstance } from "../../core/types";
+import { own } from "../../analytics/lookup";
 
 /**
  * Test-day tool pages (spec section 2) by their first one or two path
@@ -38,4 +39,13 @@ export function testdayPageCodes(path: string): readonly string[] | undefined {
     if (one) return own(TESTDAY_PAGES, s[i] + "/" + s[i + 1]) || one;
   }
   return undefined;
+}
+
+/**
+ * The test-day tool's page map (spec section 2): a path the map names is
+ * named by it (docs/tracking.md "Page names", step 5). Command:
+ * `pathCodes(path)`, the codes or undefined. Only the test-day site carries it.
+ */
+export function createTestdayPages(): ModuleInstance {
+  return { commands: { pathCodes: (path) => testdayPageCodes(String(path)) } };
 }

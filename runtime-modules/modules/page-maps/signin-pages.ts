@@ -1,4 +1,5 @@
-import { own } from "./lookup";
+import type { ModuleInstance } from "../../core/types";
+import { own } from "../../analytics/lookup";
 
 /**
  * The sign-in page map: each sign-in page of spec section 2 (by a key the
@@ -49,7 +50,12 @@ export function signinPageCodes(key: string, query?: string | URLSearchParams): 
   return key === "enter-username-password" && q && q.get("flow") === "idp-discovery" ? MIGRATE_PAGE : codes;
 }
 
-/** Whether a page name is the sign-in security check ("A login is counted unless the previous page name was a security check"). */
-export function isSecurityCheck(pageName: string): boolean {
-  return /[/:]login[/:]security-check(?:[/:]|$)/.test(pageName);
+/**
+ * The sign-in page map (spec section 2) for the sign-in sites: a declared
+ * pageCode without flowCode that is a sign-in page key is named by the map
+ * (docs/tracking.md "Page names", step 4). Command: `pageCodes(key, search)`,
+ * the codes or undefined. Only the sites that enable it carry the map.
+ */
+export function createSigninPages(): ModuleInstance {
+  return { commands: { pageCodes: (key, search) => signinPageCodes(String(key).toLowerCase(), String(search)) } };
 }
