@@ -34,6 +34,13 @@ export function hasRoutePageViewRule(rules: readonly Rule[]): boolean {
   return rules.some((r) => r.events.some((e) => e.type === "routeChange") && r.actions.some((a) => a.type === "sendPageView"));
 }
 
+/** The pushed events a site's own rule sends an event for (the wiring leaves those pushes to it: each is counted once). */
+export function rulePushEvents(rules: readonly Rule[]): string[] {
+  const out: string[] = [];
+  for (const r of rules) if (r.actions.some((a) => a.type === "sendEvent")) for (const e of r.events) if (e.type === "dataLayerPush") out.push(e.event);
+  return out;
+}
+
 /** The selectors of the site's click rules (a link inside one is left to that rule). */
 export function clickRuleSelectors(rules: readonly Rule[]): string[] {
   const out: string[] = [];
@@ -140,7 +147,10 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   /* ---- data-layer pushes ---- */
   const batch = createVitalsBatch((event) => void analytics.event(event));
   const searchEvent = createSearchEvents(names.siteSearchCode);
+  const ruled = rulePushEvents(config.rules);
   dataLayer.on((push, event) => {
+    // A push a site rule sends an event for is that rule's (as a link in a click rule's element): counted once.
+    if (event !== "page-view" && ruled.indexOf(event as string) >= 0) return;
     if (event === "page-view") {
       declared = { key: key(), page: declaredPage(push) };
       // A push before the first page view names it (boot sends that one); a later push is a new view.

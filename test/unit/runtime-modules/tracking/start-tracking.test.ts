@@ -8,7 +8,7 @@ import { createLogger } from "../../../../runtime-modules/core/log";
 import { createProvidedValues } from "../../../../runtime-modules/core/provided-values";
 import type { ModuleServices } from "../../../../runtime-modules/core/types";
 import { createDataLayer } from "../../../../runtime-modules/rules/data-layer";
-import { clickRuleSelectors, hasRoutePageViewRule, startTracking, wireTracking, type ModuleCommands } from "../../../../runtime-modules/tracking/start-tracking";
+import { clickRuleSelectors, hasRoutePageViewRule, rulePushEvents, startTracking, wireTracking, type ModuleCommands } from "../../../../runtime-modules/tracking/start-tracking";
 import { bundleConfig } from "../helpers/config";
 import { pageRules } from "../analytics/rules";
 import { memoryCookies, recorder } from "./recorder";
@@ -197,6 +197,18 @@ describe("wireTracking", () => {
     expect(t.events()[1].variables).toEqual({ eVar5: "null:nursing", eVar6: "college", events: "event4", eVar95: "major|location", eVar96: "nursing", prop86: "0", prop88: "true", prop89: "true" });
     expect(t.events()[2].variables).toEqual({ eVar5: "ucla", eVar6: "quick-college", events: "event4", prop88: "true" });
     expect(t.events()[3]).toMatchObject({ url: "https://bigfuture.kiwi.example/colleges/kiwi", variables: { prop82: "searchResult", eVar5: "kiwi", eVar6: "college", eVar95: "location", prop88: "true" } });
+  });
+  it("a push a site rule sends an event for is left to that rule (counted once); a rule that only sets variables does not take it", () => {
+    const rules = [
+      { id: "own-search", events: [{ type: "dataLayerPush", event: "search" }], actions: [{ type: "sendEvent", name: "s", eventType: "x" }] },
+      { id: "promo-vars", events: [{ type: "dataLayerPush", event: "promo-click" }], actions: [{ type: "setVariables", variables: { eVar1: "x" } }] },
+    ] as unknown as Rule[];
+    expect(rulePushEvents(rules)).toEqual(["search"]);
+    const t = setup("https://bigfuture.kiwi.example/", { rules });
+    t.boot();
+    t.push({ event: "search", term: "nursing" });
+    t.push({ event: "promo-click", name: "spring" });
+    expect(t.events().map((e) => e.name)).toEqual(["spring"]);
   });
   it("an at-sign in the address: nothing is sent, logged once", () => {
     const t = setup("https://bigfuture.kiwi.example/?email=kid@mail.example");
