@@ -23,6 +23,8 @@ import type { PieceResult } from "./compile-piece.js";
 import type { PrepareOutput } from "./prepare.js";
 import { packageRoot } from "./paths.js";
 import { compareText } from "../compare-text.js";
+import { nearest } from "../config/issues.js";
+import { ENV_NAMES } from "../config/constants.js";
 
 export interface ManifestEntry {
   site: string;
@@ -198,11 +200,16 @@ async function writeAtomic(file: string, data: string | Uint8Array) {
 function usageDiagnostics(catalogue: Catalogue, options: BuildOptions): Diagnostic[] {
   const out: Diagnostic[] = [];
   const codes = new Set(catalogue.bundles.map((b) => b.site));
-  for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue`, severity: "error" });
+  const hint = (word: string, known: Set<string>) => {
+    const near = nearest(word, [...known]);
+    return near ? ` (did you mean "${near}"?)` : "";
+  };
+  for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue${hint(site, codes)}`, severity: "error" });
   // An unknown site says it all: its environments cannot be checked.
   if (out.length) return out;
-  const envs = new Set(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
-  for (const env of options.envs ?? []) if (!envs.has(env as ResolvedBundle["env"])) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"`, severity: "error" });
+  const envs = new Set<string>(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
+  // A suggestion only for a name that is no environment at all ("prd"): "oat" on a site without it is no typo.
+  for (const env of options.envs ?? []) if (!envs.has(env)) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"${(ENV_NAMES as readonly string[]).includes(env) ? "" : hint(env, envs)}`, severity: "error" });
   return out;
 }
 

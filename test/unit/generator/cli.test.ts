@@ -106,6 +106,15 @@ describe("the sitetags CLI", () => {
     expect(inspect.stderr).not.toMatch(/CONFIG_UNKNOWN_ENV_OPTION/);
   });
 
+  it('a mistyped --site or --env gets the nearest name: "did you mean"; an environment the selected site lacks gets none', () => {
+    const out = ["--out", tempDir("out"), "--cache", tempDir("cache")];
+    expect(cli(["build", "--site", "bigfutre", ...out]).stderr).toMatch(/no site "bigfutre" in the catalogue \(did you mean "bigfuture"\?\)/);
+    expect(cli(["build", "--site", "bigfuture", "--env", "prd", ...out]).stderr).toMatch(/no selected site has environment "prd" \(did you mean "prod"\?\)/);
+    const lacking = cli(["build", "--site", "bigfuture", "--env", "oat", ...out]);
+    expect(lacking.code).toBe(1);
+    expect(lacking.stderr).toMatch(/no selected site has environment "oat"\n/);
+  });
+
   it("a reader that stops early (| head) is no error: exit 0, nothing on stderr", () => {
     const r = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${BIN}" schema --json | head -c 10 >/dev/null`], { cwd: REPO, encoding: "utf8" });
     expect(r.stderr).toBe("");
