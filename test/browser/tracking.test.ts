@@ -2,13 +2,13 @@
  * The tracking wiring (docs/tracking.md) in real Chromium against built
  * bundles of the catalogue's sites and the mock edge: page names of a few
  * page types, link clicks of each type, an SPA route change, the at-sign
- * block, redaction on the wire, traffic-source cookies and variables.
+ * block, redaction on the wire, traffic-source cookies and variables,
+ * search pushes, web vitals.
  *
  * The catalogue is the repository's (sites/_org.yaml and the site files as
- * they are), except that the org's bundle budget is raised: the wiring and
- * web-vitals add about 9 KB gzip, which takes the bundles over the org's
- * 20000 gzip bytes (docs/tracking.md "Size"). Until the budget is settled
- * this file tests the behaviour, not the budget.
+ * they are), except that the org's default bundle budget is raised to 40000
+ * gzip bytes: this file tests the behaviour; the budgets (docs/tracking.md
+ * "Size") are the build's to enforce.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
