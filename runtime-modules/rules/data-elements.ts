@@ -20,6 +20,11 @@ export interface DataElementDeps {
 
 export interface DataElements {
   get(name: string): unknown;
+  /**
+   * The same elements for a rule run that a data-layer push triggered:
+   * `push:` sources read that push (elsewhere they have no value).
+   */
+  forPush(push: unknown): DataElements;
   /** Replaces %name% tokens in a string. */
   resolve(text: string): string;
   /** Resolves tokens in every string of a value (objects and lists too). */
@@ -52,8 +57,9 @@ export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "low
 export function createDataElements(defs: Record<string, DataElement>, deps: DataElementDeps): DataElements {
   let pageView: Record<string, unknown> = {};
 
-  function read(def: DataElement, depth: number): unknown {
+  function read(def: DataElement, depth: number, push: unknown): unknown {
     const { win } = deps;
+    if (def.push !== undefined) return push && typeof push === "object" ? readPath(push, def.push) : undefined;
     if (def.cookie !== undefined) return deps.cookies.get(def.cookie);
     if (def.query !== undefined) return deps.page().query.get(def.query) ?? undefined;
     if (def.localStorage !== undefined) return storageOf(win, "visitor")?.getItem(def.localStorage) ?? undefined;
@@ -65,7 +71,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
       if (!element) return undefined;
       return def.dom.attribute ? (element.getAttribute(def.dom.attribute) ?? undefined) : (element.textContent ?? undefined);
     }
-    if (def.constant !== undefined) return typeof def.constant === "string" ? resolveAt(def.constant, depth) : def.constant;
+    if (def.constant !== undefined) return typeof def.constant === "string" ? resolveAt(def.constant, depth, push) : def.constant;
     if (def.page !== undefined) {
       const page = deps.page();
       return def.page === "title" ? win.document.title : def.page === "url" ? page.href : def.page === "query" ? page.query.toString() : page[def.page];
@@ -74,7 +80,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return undefined;
   }
 
-  function getAt(name: string, depth: number): unknown {
+  function getAt(name: string, depth: number, push: unknown): unknown {
     if (depth > MAX_DEPTH) {
       deps.log.error(DATA_ELEMENT_CIRCULAR, { name, depth });
       return undefined;
@@ -86,7 +92,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     }
     let value: unknown;
     try {
-      value = read(def, depth);
+      value = read(def, depth, push);
     } catch (e) {
       deps.log.warn(DATA_ELEMENT_FAILED, { name, error: errorText(e) });
     }
@@ -113,33 +119,37 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return shapeValue(value, def);
   }
 
-  function resolveAt(text: string, depth: number): string {
+  function resolveAt(text: string, depth: number, push: unknown): string {
     return text.indexOf("%") < 0
       ? text
       : text.replace(TOKEN, (whole, name: string) => {
           if (!defs[name]) return whole;
-          const value = getAt(name, depth + 1);
+          const value = getAt(name, depth + 1, push);
           return empty(value) ? "" : String(value);
         });
   }
 
-  function resolveDeep<T>(value: T): T {
-    if (typeof value === "string") return resolveAt(value, 0) as T;
-    if (Array.isArray(value)) return value.map(resolveDeep) as T;
-    if (value && typeof value === "object") {
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) out[key] = resolveDeep((value as Record<string, unknown>)[key]);
-      return out as T;
-    }
-    return value;
+  function scoped(push: unknown): DataElements {
+    const resolveDeep = <T>(value: T): T => {
+      if (typeof value === "string") return resolveAt(value, 0, push) as T;
+      if (Array.isArray(value)) return value.map(resolveDeep) as T;
+      if (value && typeof value === "object") {
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(value)) out[key] = resolveDeep((value as Record<string, unknown>)[key]);
+        return out as T;
+      }
+      return value;
+    };
+    return {
+      get: (name) => getAt(name, 0, push),
+      forPush: scoped,
+      resolve: (text) => resolveAt(text, 0, push),
+      resolveDeep,
+      newPageView() {
+        pageView = {};
+      },
+    };
   }
 
-  return {
-    get: (name) => getAt(name, 0),
-    resolve: (text) => resolveAt(text, 0),
-    resolveDeep,
-    newPageView() {
-      pageView = {};
-    },
-  };
+  return scoped(undefined);
 }

@@ -77,13 +77,13 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     monitor.emit("rule", { rule: rule.id, name: rule.name, ...detail });
   }
 
-  function conditionsPass(rule: Rule, event: string): boolean {
+  function conditionsPass(rule: Rule, event: string, conditions: ConditionContext): boolean {
     const limit = rule.conditionTimeout ?? deps.timeout;
     for (let i = 0; i < rule.conditions.length; i++) {
       let passed: boolean;
       try {
         const started = deps.now();
-        passed = evaluate(rule.conditions[i], deps.conditions);
+        passed = evaluate(rule.conditions[i], conditions);
         // Conditions are synchronous: one that ran past its limit (a runaway
         // regular expression, a slow page getter) counts as failed.
         if (deps.now() - started > limit) {
@@ -143,9 +143,12 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
   function run(rule: Rule, type: string, detail: TriggerDetail): void {
     try {
       report(rule, { event: type, state: "triggered" });
-      if (!conditionsPass(rule, type)) return;
+      // A push's own fields (push: data elements) for its rule's conditions and actions, whenever the actions run.
+      const dataElements = type === "dataLayerPush" || type === "dataOnly" ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
+      const conditions = dataElements === deps.actions.dataElements ? deps.conditions : { ...deps.conditions, dataElement: dataElements.get };
+      if (!conditionsPass(rule, type, conditions)) return;
       report(rule, { event: type, state: "fired" });
-      const ctx: ActionContext = { ...deps.actions, element: detail.element, rule: rule.id };
+      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: rule.id };
       runActions(rule, 0, ctx, type).catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });

@@ -179,7 +179,11 @@ describe("SAT funnel (satreg)", () => {
         "kiwi.applicationError error:svc-timeout:33:satreg",
       ].sort(),
     );
-    expect(varsOf(ours().find((x) => label(x).includes("card-declined"))!)).toMatchObject({ events: "event50" });
+    // "Application-error event carries code, message, type, count 1": each push's own message and type (push: data elements), never the previous error's.
+    expect(varsOf(ours().find((x) => label(x).includes("card-declined"))!)).toMatchObject({ events: "event50", eVar97: "Card declined" });
+    const timeout = varsOf(ours().find((x) => label(x).includes("svc-timeout"))!);
+    expect(timeout).toMatchObject({ events: "event50", eVar98: "session-timeout" });
+    expect(timeout.eVar97 ?? "").toBe("");
   });
 });
 

@@ -45,7 +45,7 @@ const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"
 
 /* ---------- data elements ---------- */
 
-const DATA_ELEMENT_SOURCES = ["cookie", "query", "localStorage", "sessionStorage", "dataLayer", "global", "dom", "constant", "page", "provided"] as const;
+const DATA_ELEMENT_SOURCES = ["cookie", "query", "localStorage", "sessionStorage", "dataLayer", "push", "global", "dom", "constant", "page", "provided"] as const;
 
 export const DataElementSchema = z
   .strictObject({
@@ -53,7 +53,8 @@ export const DataElementSchema = z
     query: z.string().min(1).optional().describe("Query parameter name."),
     localStorage: z.string().min(1).optional(),
     sessionStorage: z.string().min(1).optional(),
-    dataLayer: z.string().min(1).optional().describe("Dotted path into the data layer's computed state."),
+    dataLayer: z.string().min(1).optional().describe("Dotted path into the data layer's computed state (every push so far, merged)."),
+    push: z.string().min(1).optional().describe("Dotted path into the data-layer push that triggered the rule (dataLayerPush and dataOnly rules; no value in other rules)."),
     global: z.string().regex(/^[A-Za-z_$][\w$]*(\.[\w$]+)*$/, { message: "must be a dotted path of identifiers" }).optional().describe("Dotted path of a page global."),
     dom: z.strictObject({ selector: SelectorString, attribute: z.string().min(1).optional() }).optional().describe("An element's attribute, or its text."),
     constant: Scalar.optional().describe("A constant; strings may hold %tokens%."),

@@ -41,6 +41,21 @@ describe("data elements", () => {
     expect(["c", "q", "d", "g", "p", "t", "k", "s"].map(de.get)).toEqual(["v1", "Scores", "SAT dates", "u9", "/scores/", "Scores", 7, "scores"]);
   });
 
+  it("push: reads the push that triggered the rule (forPush), not the merged state; no value outside a push rule; tokens and constants too", () => {
+    const { de } = elements(
+      { code: { push: "code", default: "none" }, where: { push: "error.page" }, merged: { dataLayer: "code" }, label: { constant: "%code%@%where%" } },
+      { state: { code: "E1" } },
+    );
+    const second = de.forPush({ event: "application-error", error: { page: "checkout" } });
+    expect(second.get("code")).toBe("none"); // this push has no code: the merged state's E1 is not its code
+    expect(second.get("merged")).toBe("E1");
+    expect(second.resolve("%label%")).toBe("none@checkout");
+    expect(second.resolveDeep({ v: ["%code%"] })).toEqual({ v: ["none"] });
+    expect(de.forPush({ code: 404 }).get("code")).toBe(404);
+    expect(de.get("code")).toBe("none");
+    expect(de.forPush(undefined).get("where")).toBeUndefined();
+  });
+
   it('"Default value, clean text, lowercase"', () => {
     const { de } = elements({ missing: { cookie: "none", default: "Not Logged In" }, term: { dataLayer: "t", clean: true, lowercase: true } }, { state: { t: "  SAT   Test\nDates " } });
     expect(de.get("missing")).toBe("Not Logged In");

@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Rule, RuleAction } from "../../../../generator/config/bundle-config.js";
-import { RuleSchema } from "../../../../generator/config/schemas/rules.js";
+import { DataElementSchema, RuleSchema } from "../../../../generator/config/schemas/rules.js";
+import { readPath } from "../../../../runtime-modules/rules/data-layer";
 import { createRuleEngine, type EngineDeps } from "../../../../runtime-modules/rules/engine";
 import { createDataElements } from "../../../../runtime-modules/rules/data-elements";
 import { STEP_TIMEOUT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
 
 const rule = (r: Record<string, unknown>): Rule => RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
 
-function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown } = {}) {
+function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown; elements?: Record<string, unknown>; state?: Record<string, unknown> } = {}) {
   const calls: string[] = [];
   const logs: Array<{ level: string; message: string; data?: unknown }> = [];
   const events: Array<Record<string, unknown>> = [];
@@ -18,9 +19,10 @@ function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown
     warn: (message: string, data?: unknown) => logs.push({ level: "warn", message, data }),
     error: (message: string, data?: unknown) => logs.push({ level: "error", message, data }),
   };
-  const dataElements = createDataElements({}, { page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }), cookies: { get: () => undefined }, dataLayer: { get: () => undefined }, win: {} as Window, provided: () => undefined, log });
+  const defs = Object.fromEntries(Object.entries(extra.elements ?? {}).map(([k, v]) => [k, DataElementSchema.parse(v)]));
+  const dataElements = createDataElements(defs, { page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }), cookies: { get: () => undefined }, dataLayer: { get: (p) => readPath(extra.state ?? {}, p) }, win: {} as Window, provided: () => undefined, log });
   const deps: EngineDeps = {
-    conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: () => undefined, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
+    conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: dataElements.get, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
     actions: {
       analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
       consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: (_t, _c, load) => load(), sdk: () => "in", reported: () => true, onChange() {} },
@@ -44,6 +46,30 @@ const push = (tag: string): RuleAction => ({ type: "pushDataLayer", data: { tag 
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
+
+describe("push: data elements", () => {
+  it("a data-layer push rule's conditions and actions read that push's own fields, even when its actions run after the next push (no stale values from the merged state)", async () => {
+    const { engine, calls } = setup(
+      [
+        rule({
+          id: "app-error",
+          events: [{ type: "dataLayerPush", event: "application-error" }],
+          conditions: [{ type: "dataElement", name: "errorCode", exists: true }],
+          actions: [
+            { type: "command", module: "chat", name: "open", waitBeforeNext: true },
+            { type: "pushDataLayer", data: { sent: "%errorCode%:%errorType%" } },
+          ],
+        }),
+      ],
+      { elements: { errorCode: { push: "code" }, errorType: { push: "type", default: "none" } }, state: { code: "E1", type: "college" }, command: () => new Promise((r) => setTimeout(r, 10)) },
+    );
+    engine.fire("dataLayerPush", { key: "application-error", data: { event: "application-error", code: "E2" } });
+    // A push without a code: the merged state still has E1 (and a search's type), but this push has no data.
+    engine.fire("dataLayerPush", { key: "application-error", data: { event: "application-error" } });
+    await vi.runAllTimersAsync();
+    expect(calls).toEqual(['push:{"sent":"E2:none"}']);
+  });
+});
 
 describe("rule order", () => {
   it('"rules run per event by order value (lower first; default 50); equal order keeps declaration order"', () => {
