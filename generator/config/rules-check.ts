@@ -96,6 +96,17 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     }
   }
   for (const cycle of findCycles(edges)) report("CONFIG_DATA_ELEMENT_CYCLE", `data elements refer to each other in a circle: ${cycle.join(" -> ")}`, ["dataElements", cycle[0], "constant"]);
+  // The push: element a name reads, itself or through constants' tokens (undefined when none).
+  const pushRead = (name: string, seen: string[] = []): string | undefined => {
+    const element = settings.dataElements[name];
+    if (!element || seen.includes(name)) return undefined;
+    if (element.push !== undefined) return name;
+    for (const next of edges[name] ?? []) {
+      const found = pushRead(next, [...seen, name]);
+      if (found) return found;
+    }
+    return undefined;
+  };
 
   // Rules: ids, references, commands. A disabled rule does not run, so only its id is checked.
   const ids = new Map<string, number>();
@@ -113,6 +124,19 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     rule.conditions.forEach((c, j) => conditionRefs(c, ["rules", i, "conditions", j], refs));
     for (const ref of refs) if (!names.includes(ref.name)) unknown(ref.name, ref.path, "a condition");
     for (const { path, text } of strings(rule.actions, ["rules", i, "actions"])) for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
+    // push: elements have a value only in a rule a data-layer push triggers.
+    if (!rule.events.some((e) => e.type === "dataLayerPush" || e.type === "dataOnly")) {
+      const uses = [...refs.map((r) => ({ path: r.path, name: r.name, what: "a condition" })), ...strings(rule.actions, ["rules", i, "actions"]).flatMap(({ path, text }) => tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` })))];
+      for (const use of uses) {
+        const element = pushRead(use.name);
+        if (element)
+          report(
+            "CONFIG_PUSH_ELEMENT_OUTSIDE_PUSH_RULE",
+            `${use.what} reads data element "${element}" (push: ${settings.dataElements[element].push}), which has a value only in a rule a data-layer push triggers; rule "${rule.id}" has no dataLayerPush or dataOnly event (read the merged state with dataLayer: instead)`,
+            use.path,
+          );
+      }
+    }
     rule.actions.forEach((action, j) => {
       if (action.type !== "command") return;
       if (!enabledModules.includes(action.module)) {

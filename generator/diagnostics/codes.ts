@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_UNKNOWN_ACTION: "A rule action type that does not exist.",
   CONFIG_UNKNOWN_DATA_ELEMENT: "A %token% or condition names a data element that is not defined.",
   CONFIG_DATA_ELEMENT_CYCLE: "Data elements refer to each other in a circle.",
+  CONFIG_PUSH_ELEMENT_OUTSIDE_PUSH_RULE: "A rule without a dataLayerPush or dataOnly event reads a push: data element, which has no value there.",
   CONFIG_UNKNOWN_PROVIDED_VALUE: "A data element reads a provided value that neither the runtime nor an enabled module provides.",
   CONFIG_UNKNOWN_COMMAND: "A rule calls a module command that does not exist.",
   CONFIG_MODULE_NOT_ENABLED: "A rule calls a command of a module this site and environment do not enable.",
