@@ -40,13 +40,13 @@ export const registry = {
   },
   signinPages: {
     factory: "createSigninPages",
-    from: "modules/page-maps/signin-pages",
+    from: "modules/signin-pages/create-signin-pages",
     markers: ["forgotpw"],
     description: "The sign-in page map: a declared sign-in page key names the page (login enter-unpw, forgotpw reset-pw-success, reg select-type, ...; flow=idp-discovery: migrate).",
   },
   testdayPages: {
     factory: "createTestdayPages",
-    from: "modules/page-maps/testday-pages",
+    from: "modules/testday-pages/create-testday-pages",
     markers: ["printable-rosters"],
     description: "The test-day tool's page map: rooms, staff, students, irregularities, groups and their detail pages named from the path.",
   },

@@ -155,7 +155,7 @@ export const SurveyModuleSchema = z
   .describe("Helpfulness survey loader.");
 
 /** Every module a site may enable. Keys must match runtime-modules/registry.ts. */
-/** A page map module (runtime-modules/modules/page-maps/): the spec's table, nothing to set. */
+/** A page map module (runtime-modules/modules/signin-pages/, testday-pages/): the spec's table, nothing to set. */
 export const PageMapModuleSchema = z.strictObject({ enabled: z.boolean().default(true) });
 
 export const ModulesSchema = z

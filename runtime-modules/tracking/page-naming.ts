@@ -23,7 +23,7 @@ export interface Where {
 export const HUB_SITE = "kiwihub";
 
 /**
- * The page maps a site's modules offer (runtime-modules/modules/page-maps/):
+ * The page maps a site's modules offer (runtime-modules/modules/signin-pages/, testday-pages/):
  * the sign-in map for a declared page code, the test-day map for a path.
  * Each gives the codes, or undefined for a key or path it does not name.
  */

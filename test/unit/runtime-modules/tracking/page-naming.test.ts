@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { composePageName, declaredPage, pathPageCodes, routeKey, sitePageFacts, type Where } from "../../../../runtime-modules/tracking/page-naming";
 import { pageRules } from "../analytics/rules";
-import { createSigninPages } from "../../../../runtime-modules/modules/page-maps/signin-pages";
-import { createTestdayPages } from "../../../../runtime-modules/modules/page-maps/testday-pages";
+import { createSigninPages } from "../../../../runtime-modules/modules/signin-pages/create-signin-pages";
+import { createTestdayPages } from "../../../../runtime-modules/modules/testday-pages/create-testday-pages";
 
 /** The page maps as the wiring takes them from the modules' commands. */
 const SIGNIN = createSigninPages().commands as never;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pageName } from "../../../../../runtime-modules/analytics/page-name";
-import { testdayPageCodes } from "../../../../../runtime-modules/modules/page-maps/testday-pages";
+import { testdayPageCodes } from "../../../../../runtime-modules/modules/testday-pages/create-testday-pages";
 import { pageRules } from "../../analytics/rules";
 
 const app = { ...pageRules, separator: ":" as const };

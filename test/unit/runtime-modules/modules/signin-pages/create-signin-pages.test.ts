@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pageName } from "../../../../../runtime-modules/analytics/page-name";
 import { IdentitySchema } from "../../../../../generator/config/schemas/consent-identity.js";
-import { MIGRATE_PAGE, SIGNIN_PAGES, signinPageCodes } from "../../../../../runtime-modules/modules/page-maps/signin-pages";
+import { MIGRATE_PAGE, SIGNIN_PAGES, signinPageCodes } from "../../../../../runtime-modules/modules/signin-pages/create-signin-pages";
 import { pageRules } from "../../analytics/rules";
 
 const name = (key: string, query?: string) => {
