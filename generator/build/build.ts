@@ -398,15 +398,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 export async function commitFiles(files: Array<{ path: string; data: string; named?: boolean }>): Promise<void> {
   const tmp = (path: string) => `${path}.tmp-${process.pid}`;
   const madeDirs: string[] = [];
-  const written: string[] = [];
-  try {
-    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true })))) if (made) madeDirs.push(made);
-    const results = await Promise.allSettled(files.map((f) => writeFile(tmp(f.path), f.data).then(() => void written.push(f.path))));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
-  } catch (err) {
+  /** Removes the temporaries and the directories made for them. */
+  const cleanUp = async () => {
     await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
     for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  };
+  try {
+    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true })))) if (made) madeDirs.push(made);
+    await allSettledOrThrow(files.map((f) => writeFile(tmp(f.path), f.data)));
+  } catch (err) {
+    await cleanUp();
     throw err;
   }
   // What a rollback puts back: a replaced file's bytes; a content-named file (sitetags.HASH.min.js) that was there holds these very bytes, so it stays.
@@ -415,19 +416,22 @@ export async function commitFiles(files: Array<{ path: string; data: string; nam
   const put = (i: number) => rename(tmp(files[i].path), files[i].path).then(() => void renamed.push({ path: files[i].path, before: befores[i] }));
   try {
     // All but the last (the manifest) at once, then the last.
-    const results = await Promise.allSettled(files.slice(0, -1).map((_, i) => put(i)));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    if (failed) throw failed.reason;
+    await allSettledOrThrow(files.slice(0, -1).map((_, i) => put(i)));
     if (files.length) await put(files.length - 1);
   } catch (err) {
     for (const r of renamed.reverse()) {
       if (r.before === "same") continue;
       await (r.before ? writeFile(r.path, r.before) : rm(r.path, { force: true })).catch(() => undefined);
     }
-    await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
-    for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await cleanUp();
     throw err;
   }
+}
+
+/** Waits for every promise (none is left running), then throws the first failure, if any. */
+async function allSettledOrThrow(promises: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 /** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */

@@ -144,8 +144,9 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     try {
       report(rule, { event: type, state: "triggered" });
       // A push's own fields (push: data elements) for its rule's conditions and actions, whenever the actions run.
-      const dataElements = type === "dataLayerPush" || type === "dataOnly" ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
-      const conditions = dataElements === deps.actions.dataElements ? deps.conditions : { ...deps.conditions, dataElement: dataElements.get };
+      const pushed = type === "dataLayerPush" || type === "dataOnly";
+      const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
+      const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
       if (!conditionsPass(rule, type, conditions)) return;
       report(rule, { event: type, state: "fired" });
       const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: rule.id };

@@ -122,7 +122,7 @@ export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: Li
 const LINK_TYPES = ["searchResult", "promo", "nav", "external", "download", "feature", "mailto", "tel"];
 
 /** A pushed address, unwrapped and resolved against the page (undefined when blank or not an address). */
-function pushedUrl(value: unknown, pageHref: string): URL | undefined {
+export function pushedUrl(value: unknown, pageHref: string): URL | undefined {
   return typeof value === "string" && value.trim() ? parseLink(value, pageHref) : undefined;
 }
 

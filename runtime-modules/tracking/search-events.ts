@@ -1,7 +1,8 @@
 import type { Analytics } from "../core/types";
-import { linkClick, parseLink, type LinkRules } from "../analytics/link-type";
+import { isObject } from "../core/is-object";
+import { linkClick, type LinkRules } from "../analytics/link-type";
 import { quickSearchRecord, searchKey, searchRecord, type SearchRecord } from "../analytics/search";
-import { linkEvent } from "./link-clicks";
+import { linkEvent, pushedUrl } from "./link-clicks";
 import { QUICK_SEARCH_EVENT_TYPE, SEARCH_EVENT_TYPE, SEARCH_VARS } from "./variables";
 
 type AnalyticsEvent = Parameters<Analytics["event"]>[0];
@@ -39,12 +40,11 @@ export function createSearchEvents(siteSearchCode?: string): (push: Readonly<Rec
  * Undefined without a destination or a search term.
  */
 export function searchResultClickEvent(push: Readonly<Record<string, unknown>>, rules: LinkRules, pageHref: string, siteSearchCode?: string): AnalyticsEvent | undefined {
-  const data = push.searchData;
-  const u = typeof push.destination === "string" && push.destination.trim() ? parseLink(push.destination, pageHref) : undefined;
-  if (!u || typeof data !== "object" || data === null) return undefined;
-  const d = data as Record<string, unknown>;
-  const record = searchRecord({ term: d.term, type: d.type, facet: d.strFacet, isQuick: d.isQuick }, siteSearchCode);
-  if (!record || typeof d.term !== "string" || !d.term.trim()) return undefined;
+  const u = pushedUrl(push.destination, pageHref);
+  const d = isObject(push.searchData) ? push.searchData : {};
+  // A result click needs its search's term (no placeholder).
+  const record = u && typeof d.term === "string" && d.term.trim() ? searchRecord({ term: d.term, type: d.type, facet: d.strFacet, isQuick: d.isQuick }, siteSearchCode) : undefined;
+  if (!u || !record) return undefined;
   const event = linkEvent(linkClick("searchResult", record.term, u, rules));
   const vars = searchVariables(record);
   delete vars.events;
