@@ -125,13 +125,18 @@ export function ianaTimezone(date: Date, storage: Storage | undefined, temporal:
 /** The XDM every event starts from (alloy's Context component: web, device, environment, placeContext, timestamp, implementationDetails). */
 export function contextXdm(win: Window, page: Pick<PageInfo, "href" | "referrer">, date: Date, version: string, storage?: Storage): Obj {
   const screen = win.screen;
+  // The viewport without scrollbars, as alloy reports it (documentElement.clientWidth), but from
+  // visualViewport where there is one: it answers from the last layout, whereas clientWidth makes the
+  // browser lay the page out there and then (a forced layout, when the bundle runs in the head). The
+  // two agree unless the page is pinch-zoomed.
+  const vv = win.visualViewport;
   const root = win.document.documentElement;
   let orientation = ((screen.orientation && screen.orientation.type) || "").split("-")[0];
   if (orientation !== "portrait" && orientation !== "landscape") orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
   return {
     web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
     device: { screenHeight: screen.height, screenWidth: screen.width, screenOrientation: orientation },
-    environment: { type: "browser", browserDetails: { viewportWidth: root.clientWidth, viewportHeight: root.clientHeight } },
+    environment: { type: "browser", browserDetails: vv ? { viewportWidth: Math.round(vv.width), viewportHeight: Math.round(vv.height) } : { viewportWidth: root.clientWidth, viewportHeight: root.clientHeight } },
     placeContext: { localTimezoneOffset: date.getTimezoneOffset(), localTime: localTime(date), ianaTimezone: ianaTimezone(date, storage) },
     timestamp: date.toISOString(),
     implementationDetails: { name: "sitetags", version, environment: "browser" },

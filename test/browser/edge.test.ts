@@ -105,7 +105,7 @@ const messages = async (tab: TestPage) => (await tab.logEntries()).map((e) => St
 describe("the page view", () => {
   it("on load: privacy/set-consent (new visitor), then the page view to interact with the protocol's transport and body", async () => {
     h.web.edge.handler = konductor();
-    await h.browser.openPage(labUrl("/scores?x=1"), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(labUrl("/scores?x=1"), { consentGroups: CONSENT.performance });
     const [view] = await until(events, (e) => e.length >= 1);
     expect(edgePosts().map(actionOf)[0]).toBe("privacy/set-consent");
     expect(view.url).toMatch(new RegExp(`^https://edge\\.kiwi\\.example/ee(/or2)?/v1/interact\\?configId=${lab.config.analytics.datastreamId}&requestId=[0-9a-f-]{36}$`));
@@ -123,6 +123,9 @@ describe("the page view", () => {
       placeContext: { localTimezoneOffset: expect.any(Number), localTime: expect.any(String), ianaTimezone: expect.any(String) },
       implementationDetails: { name: "sitetags", environment: "browser" },
     });
+    // The viewport as alloy reports it (the root's clientWidth/clientHeight), though read from visualViewport.
+    const { viewportWidth, viewportHeight } = body.events[0].xdm.environment.browserDetails;
+    expect([viewportWidth, viewportHeight]).toEqual(await tab.page.evaluate(() => [document.documentElement.clientWidth, document.documentElement.clientHeight]));
     expect(body.query).toEqual({ identity: { fetch: ["ECID"] } });
     expect(body.meta).toMatchObject({ state: { domain: "kiwi.example", cookiesEnabled: true }, configOverrides: { com_adobe_analytics: { reportSuites: [lab.config.analytics.reportSuite] } } });
     expect(body.meta.queueTimeMillis).toBeGreaterThanOrEqual(0);

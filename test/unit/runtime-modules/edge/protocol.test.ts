@@ -162,6 +162,22 @@ describe("localTime and contextXdm", () => {
       implementationDetails: { name: "sitetags", version: "1.2.3", environment: "browser" },
     });
   });
+  it("the viewport from visualViewport where there is one (no forced layout), rounded; clientWidth otherwise", () => {
+    let clientReads = 0;
+    const root = {
+      get clientWidth() {
+        clientReads++;
+        return 1200;
+      },
+      get clientHeight() {
+        clientReads++;
+        return 700;
+      },
+    };
+    const win = { screen: { width: 1440, height: 900, orientation: { type: "landscape-primary" } }, document: { documentElement: root }, visualViewport: { width: 1265.4, height: 719.6 } } as unknown as Window;
+    expect(contextXdm(win, { href: "", referrer: "" }, new Date(), "v").environment).toEqual({ type: "browser", browserDetails: { viewportWidth: 1265, viewportHeight: 720 } });
+    expect(clientReads).toBe(0);
+  });
   it("screen orientation from the media query when screen.orientation is missing", () => {
     const win = { screen: { width: 400, height: 800 }, document: { documentElement: { clientWidth: 1, clientHeight: 2 } }, matchMedia: (q: string) => ({ matches: q === "(orientation: portrait)" }) } as unknown as Window;
     expect(contextXdm(win, { href: "", referrer: "" }, new Date(), "v").device.screenOrientation).toBe("portrait");
