@@ -27,7 +27,8 @@ export interface SchedulerState {
   ran: string[];
 }
 
-const LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
+/** The milestones in page order. */
+export const LIFECYCLES: readonly Lifecycle[] = ["pageTop", "domReady", "windowLoaded"];
 const EVENT_LIFECYCLE = { "page-top": "pageTop", "dom-ready": "domReady", "window-loaded": "windowLoaded" } as const;
 
 export function slotKey(slot: TagSlot): string {

@@ -5,9 +5,7 @@ import { onDomReady } from "../core/dom-ready";
 import type { DataLayer } from "./data-layer";
 import type { RuleEngine } from "./engine";
 import { normalizeCategory } from "../consent/categories";
-
-export type Lifecycle = "pageTop" | "domReady" | "windowLoaded";
-const ORDER: Lifecycle[] = ["pageTop", "domReady", "windowLoaded"];
+import { LIFECYCLES as ORDER, type Lifecycle } from "../consent/scheduler";
 
 /**
  * A load-tags push's lifecycleEvent as docs/events.md writes it
@@ -17,7 +15,7 @@ const ORDER: Lifecycle[] = ["pageTop", "domReady", "windowLoaded"];
 export function pushedLifecycle(value: unknown): Lifecycle | undefined {
   if (typeof value !== "string") return undefined;
   const key = value.replace(/[\s_-]+/g, "").toLowerCase();
-  return key === "consent" || key === "pagetop" ? "pageTop" : key === "domready" ? "domReady" : key === "windowloaded" ? "windowLoaded" : undefined;
+  return key === "consent" ? "pageTop" : ORDER.find((l) => l.toLowerCase() === key);
 }
 
 /** The (category, lifecycle) pairs due now: reached, granted, not yet run. Pure. */

@@ -4,8 +4,10 @@
  * is a placeholder to confirm with the analytics team. They stay clear of
  * the numbers in use elsewhere (eVar5-6, eVar30-67, eVar71-74, prop31-33,
  * prop60). eVar5 and eVar6 (search term and type) are the org's search
- * rule's, which the wiring took over. The wiring never sets `events` itself (only a link-click push's
- * own eventCode), so it cannot clobber the events a rule or module sets.
+ * rule's, which the wiring took over. The wiring sets `events` only on its
+ * own beacons (a link-click push's eventCode, a search's search event),
+ * never through setVariables, so it cannot clobber the events a rule or
+ * module sets.
  */
 
 /** Traffic source, on the first page view of a page load. */
