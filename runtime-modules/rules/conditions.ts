@@ -26,9 +26,10 @@ export function evaluate(condition: RuleCondition, ctx: ConditionContext): boole
       return matchValue(ctx.cookie(condition.name), condition);
     case "dataElement": {
       const value = ctx.dataElement(condition.name);
+      if (condition.integer !== undefined && (typeof value === "number" && value % 1 === 0) !== condition.integer) return false;
       if (condition.gt !== undefined && !(Number(value) > condition.gt)) return false;
       if (condition.lt !== undefined && !(Number(value) < condition.lt)) return false;
-      return condition.gt !== undefined || condition.lt !== undefined ? matchOrTrue(value, condition) : matchValue(value, condition);
+      return condition.gt !== undefined || condition.lt !== undefined || condition.integer !== undefined ? matchOrTrue(value, condition) : matchValue(value, condition);
     }
     case "consent":
       return ctx.consent(condition.category);
@@ -49,7 +50,7 @@ export function evaluate(condition: RuleCondition, ctx: ConditionContext): boole
   }
 }
 
-/** With a numeric comparison, the string tests apply only when given. */
+/** With a numeric comparison or an integer check, the string tests apply only when given. */
 function matchOrTrue(value: unknown, m: { equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean }): boolean {
   return m.equals === undefined && m.matches === undefined && m.startsWith === undefined && m.exists === undefined ? true : matchValue(value, m);
 }

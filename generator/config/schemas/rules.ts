@@ -112,7 +112,7 @@ const match = {
 export type RuleCondition =
   | { type: "host" | "path"; equals?: string; matches?: string; startsWith?: string }
   | { type: "query" | "cookie"; name: string; equals?: string; matches?: string; startsWith?: string; exists?: boolean }
-  | { type: "dataElement"; name: string; equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean; gt?: number; lt?: number }
+  | { type: "dataElement"; name: string; equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean; gt?: number; lt?: number; integer?: boolean }
   | { type: "consent"; category: z.output<typeof ConsentCategorySchema> }
   | { type: "sampling"; percent: number }
   | { type: "loggedIn"; value: boolean }
@@ -127,7 +127,7 @@ export const RuleConditionSchema: z.ZodType<RuleCondition> = z.lazy(() =>
     z.strictObject({ type: z.literal("query"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A query parameter."),
     z.strictObject({ type: z.literal("cookie"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A cookie."),
     z
-      .strictObject({ type: z.literal("dataElement"), name: Name, equals: Scalar.optional(), matches: RegexString.optional(), startsWith: z.string().optional(), exists: z.boolean().optional(), gt: z.number().optional(), lt: z.number().optional() })
+      .strictObject({ type: z.literal("dataElement"), name: Name, equals: Scalar.optional(), matches: RegexString.optional(), startsWith: z.string().optional(), exists: z.boolean().optional(), gt: z.number().optional(), lt: z.number().optional(), integer: z.boolean().optional().describe("true: the value is an integer number (3, not \"3\"); false: it is not.") })
       .describe("Compares a data element's value."),
     z.strictObject({ type: z.literal("consent"), category: ConsentCategorySchema }).describe("A consent category is granted."),
     z.strictObject({ type: z.literal("sampling"), percent: z.number().min(0).max(100) }).describe("Passes for this share of page views."),

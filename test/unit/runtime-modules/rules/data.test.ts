@@ -203,4 +203,13 @@ describe("conditions", () => {
   ] as const)("%j → %s", (condition, expected) => {
     expect(evaluate(condition as never, ctx())).toBe(expected);
   });
+  it('integer: true passes an integer number only ("List change needs ... an integer newTotalItemsInList"); false the opposite; with equals both apply', () => {
+    const values: Record<string, unknown> = { n: 3, s: "3", f: 3.5, z: 0, neg: -2, inf: Infinity, nan: NaN, none: undefined, b: true };
+    const with_ = (condition: Record<string, unknown>, name: string) => evaluate({ type: "dataElement", name, ...condition } as never, ctx({ dataElement: (n) => values[n] }));
+    expect(Object.keys(values).filter((name) => with_({ integer: true }, name))).toEqual(["n", "z", "neg"]);
+    expect(Object.keys(values).filter((name) => with_({ integer: false }, name))).toEqual(["s", "f", "inf", "nan", "none", "b"]);
+    expect(with_({ integer: true, equals: 3 }, "n")).toBe(true);
+    expect(with_({ integer: true, equals: 3 }, "s")).toBe(false);
+    expect(with_({ integer: true, equals: 6 }, "n")).toBe(false);
+  });
 });
