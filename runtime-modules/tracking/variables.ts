@@ -3,7 +3,7 @@
  * spec names the fields but not their eVar/prop numbers: every number here
  * is a placeholder to confirm with the analytics team. They stay clear of
  * the numbers in use elsewhere (eVar5-6, eVar30-67, eVar71-74, prop31-33,
- * prop60). eVar5 and eVar6 (search term and type) are the org's search
+ * prop60; the catalogue's rules take eVar97 and up, prop91 and up: docs/rules.md). eVar5 and eVar6 (search term and type) are the org's search
  * rule's, which the wiring took over. The wiring sets `events` only on its
  * own beacons (a link-click push's eventCode, a search's search event),
  * never through setVariables, so it cannot clobber the events a rule or

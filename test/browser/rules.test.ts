@@ -12,6 +12,12 @@ type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { an
 const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r: RecordedRequest) => r.json as Beacon);
 const xdmOf = (b: Beacon) => b.events[0].xdm;
 const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
+const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+/** A signed-in visitor: the org's sign-in session and token cookies (kiwi_session, kiwi_token). */
+const SIGNED_IN = [
+  `kiwi_session=${encodeURIComponent(JSON.stringify({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }))}; Path=/`,
+  `kiwi_token=${b64url({ alg: "none", typ: "JWT" })}.${b64url({ typ: "Bearer", namespace: "st", hashedId: "h-1" })}.sig; Path=/`,
+];
 async function beaconCount(n: number, timeoutMs = 4000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (beacons().length < n && Date.now() < until) await settle(25);
@@ -113,16 +119,66 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(h.web.find({ host: "edge.kiwi.example", path: /\/v1\/interact$/ })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
   });
 
-  it("bigfuture rules: a share click and a sixth list item (setVariables, then the event)", async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a>' });
+  it("bigfuture rules: a share click; \"list adds and removes\", the list-milestone's event riding on the list add's beacon", async () => {
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a>', cookies: SIGNED_IN });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await beaconCount(1);
     await tab.page.click("#promo");
-    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: 6 }));
-    const all = await beaconCount(3);
-    expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listMilestone"]);
+    await beaconCount(2);
+    const list = (changeType: string, newTotalItemsInList: unknown) =>
+      tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), { event: "list-change", changeType, itemType: "college", itemName: "  Kiwi   College ", itemId: 1234, sourceUi: "college-profile", newTotalItemsInList });
+    await list("added-list-item", 6);
+    await list("removed-list-item", 5);
+    await list("added-list-item", 2);
+    const all = await beaconCount(5);
+    expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listChange", "kiwi.listChange", "kiwi.listChange"]);
     expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "share click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
-    expect(varsOf(all[2])).toMatchObject({ events: "event61" });
+    expect(xdmOf(all[2]).web.webInteraction.name).toBe("list:add:college");
+    expect(varsOf(all[2])).toMatchObject({ events: "event61,event53", eVar101: "college", eVar102: "Kiwi College", eVar103: "1234", prop94: "college-profile", prop95: "6" });
+    expect(xdmOf(all[3]).web.webInteraction.name).toBe("list:remove:college");
+    expect(varsOf(all[3])).toMatchObject({ events: "event54", prop95: "5" });
+    // "List milestones: first, third and sixth item added": a second item is none.
+    expect(varsOf(all[4])).toMatchObject({ events: "event53", prop95: "2" });
+  });
+
+  it('"List change needs itemType and itemName and an integer newTotalItemsInList (else warning, no record)"; milestones only for a known user', async () => {
+    const pushes = [
+      { event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: "3" },
+      { event: "list-change", changeType: "added-list-item", itemType: "college", newTotalItemsInList: 3 },
+      { event: "list-change", changeType: "added-list-item", itemName: "Kiwi College", newTotalItemsInList: 3 },
+      { event: "list-change", changeType: "added-list-item", itemType: "career", itemName: "Nurse", newTotalItemsInList: 1 },
+    ];
+    // Not signed in: the first item is recorded without the milestone.
+    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await settle(300);
+    // Pushes made before the bundle loads are processed before its page view.
+    expect(beacons().map((b) => xdmOf(b).eventType)).toEqual(["kiwi.listChange", "web.webpagedetails.pageViews"]);
+    const [added] = beacons();
+    expect(xdmOf(added).web.webInteraction.name).toBe("list:add:career");
+    expect(varsOf(added)).toMatchObject({ events: "event53", eVar101: "career", eVar102: "Nurse", prop95: "1" });
+    // The page view carries no milestone either: no event61 anywhere.
+    expect(beacons().some((b) => String(varsOf(b).events).includes("event61"))).toBe(false);
+  });
+
+  it('org rules form-submit and opt-in-change ("Tracked events: ... form submits ... opt-in changes"; "Opt-in change without change type: skipped")', async () => {
+    const pushes = [
+      { event: "form-submit", formName: " Newsletter  signup ", formStep: "confirm" },
+      { event: "form-submit", formStep: "confirm" },
+      { event: "opt-in-change", action: "student-search", actionSource: "profile" },
+      { event: "opt-in-change", changeType: "sometimes", action: "student-search" },
+      { event: "opt-in-change", changeType: "reoptin", action: "student-search", actionSource: "profile" },
+    ];
+    await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await beaconCount(3);
+    await settle(300);
+    // Pushes made before the bundle loads are processed before its page view.
+    expect(beacons().map((b) => xdmOf(b).eventType)).toEqual(["kiwi.formSubmit", "kiwi.optInChange", "web.webpagedetails.pageViews"]);
+    const [form, optIn] = beacons();
+    expect(xdmOf(form).web.webInteraction.name).toBe("form:Newsletter signup");
+    expect(varsOf(form)).toMatchObject({ events: "event51", eVar99: "Newsletter signup", prop91: "confirm" });
+    expect(xdmOf(optIn).web.webInteraction.name).toBe("opt-in:reoptin");
+    expect(varsOf(optIn)).toMatchObject({ events: "event52", eVar100: "reoptin", prop92: "student-search", prop93: "profile" });
   });
 
   it("satreg payment-confirmation (order 5 runs before page-view, order 10): the page view carries the purchase; the pixel waits for marketing consent", async () => {
