@@ -110,8 +110,8 @@ export const EVENT_DOCS = {
     when: "A page of the career quiz is shown or answered: the first question page starts the quiz, the last completes it.",
     example: { pageName: "career-quiz:question", funnelId: "cq-2024", questionsVersion: "v3", currentPage: 1, latestPage: 1, questionsTotal: 30, questionsPerPage: 5, start: 1 },
     notes: {
-      start: "1 when the quiz starts: the bundle records the start time.",
-      complete: "1 when the quiz is completed: the bundle records the stop time and timeToComplete in seconds (0 if not a number), then resets both.",
+      start: "1 on the page that starts the quiz (the spec records the start time then).",
+      complete: "1 on the page that completes the quiz (the spec records the stop time and timeToComplete in seconds, 0 if not a number, then resets both).",
       pageState: "Funnel stage, e.g. first, middle or last question page.",
     },
   },
@@ -220,10 +220,10 @@ export const EVENT_DOCS = {
     example: { category: "college-fair", globalMeetIds: ["gm-1", "gm-2"], views: 2, registrations: 1 },
   },
   video: {
-    when: "A video player that the bundle does not track by itself reports a playback event.",
+    when: "A video player reports a playback event.",
     example: { videoEvent: "milestone", videoId: "a1B2_c3-D4", videoTitle: "How to register", videoType: "video-on-demand", videoDuration: 184, videoCurrentTime: 60, videoMilestone: "60s" },
     notes: {
-      videoEvent: "Playing becomes started on first play, replayed after an end, resumed after a pause; consecutive identical events are suppressed. Milestones at 30, 60, 90, 120 s.",
+      videoEvent: "As the spec names them: playing is started on the first play, replayed after an end, resumed after a pause; an event identical to the previous one is not pushed again. Milestones at 30, 60, 90, 120 s.",
       videoId: "Letters, digits, underscore and hyphen.",
       videoVolume: "Integer 0-100.",
       videoMilestone: "Ends in s or %; percent milestones are ignored for live video.",
