@@ -121,7 +121,7 @@ Applications talk to a sitetags bundle only through the data layer: a global arr
     window.${dl}.push({ event: "search", term: "nursing", type: "college", count: 42 }); // an event push
     window.${dl}.push({ pageState: "no-data" }); // a data-only push
 
-- **An event push** has an \`event\` name and the event's fields. Every event the product spec lists is documented below; the bundle's rules react to it (\`dataLayerPush\` rules).
+- **An event push** has an \`event\` name and the event's fields. Every event the product spec lists is documented below; what records each one today (the runtime, a feature module or a rule of the catalogue) is in [docs/rules.md](rules.md#the-catalogues-rules), and a site adds a \`dataLayerPush\` rule for any other.
 - **A data-only push** has no \`event\`: its data is merged into the data layer's state (objects merge, everything else replaces), which rules and data elements read. Data-only rules fire only for pushes without an event name.
 - Event names of the application's own are allowed; the bundle ignores them unless a rule listens for them.
 
