@@ -161,6 +161,24 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     expect(beacons().some((b) => String(varsOf(b).events).includes("event61"))).toBe(false);
   });
 
+  it('bigfuture major list: "Major add: primary interest, add method, added item name, list size"; "size 1 fires the new-list event; size 5 fires list-full (logged-in only)"', async () => {
+    const major = (itemName: string | undefined, listSize: unknown) => ({ event: "major-add", itemName, listSize, primaryInterest: "life-sciences", addMethod: "search" });
+    const pushes = [major("Biology", 1), major("Chemistry", "2"), major(undefined, 2), major("Physics", 5), major("Ecology", 3)];
+    for (const [cookies, full] of [[SIGNED_IN, "event56,event57"], [[], "event57"]] as const) {
+      await h.browser.closePages();
+      h.web.reset();
+      await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes, cookies: [...cookies] }), { consentGroups: CONSENT.performance });
+      await beaconCount(4);
+      await settle(300);
+      const adds = beacons().filter((b) => xdmOf(b).eventType === "kiwi.majorAdd");
+      expect(adds.map((b) => varsOf(b).eVar104)).toEqual(["Biology", "Physics", "Ecology"]);
+      expect(xdmOf(adds[0]).web.webInteraction.name).toBe("major:add");
+      expect(varsOf(adds[0])).toMatchObject({ events: "event55,event57", eVar105: "life-sciences", prop96: "search", prop95: "1" });
+      expect(varsOf(adds[1])).toMatchObject({ events: full, prop95: "5" });
+      expect(varsOf(adds[2])).toMatchObject({ events: "event57", prop95: "3" });
+    }
+  });
+
   it('org rules form-submit and opt-in-change ("Tracked events: ... form submits ... opt-in changes"; "Opt-in change without change type: skipped")', async () => {
     const pushes = [
       { event: "form-submit", formName: " Newsletter  signup ", formStep: "confirm" },
