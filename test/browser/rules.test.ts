@@ -179,6 +179,21 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     }
   });
 
+  it('bigfuture list views: "List view needs integer itemListSize" (itemType, itemListSize, pageState)', async () => {
+    const pushes = [
+      { event: "list-view", itemType: "career", itemListSize: 0, pageState: "no-careers" },
+      { event: "list-view", itemType: "college", itemListSize: "4", pageState: "colleges" },
+      { event: "list-view", itemType: "college", pageState: "colleges" },
+    ];
+    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await beaconCount(2);
+    await settle(300);
+    const views = beacons().filter((b) => xdmOf(b).eventType === "kiwi.listView");
+    expect(views).toHaveLength(1);
+    expect(xdmOf(views[0]).web.webInteraction.name).toBe("list:view");
+    expect(varsOf(views[0])).toMatchObject({ events: "event58", eVar101: "career", prop95: "0", prop97: "no-careers" });
+  });
+
   it('org rules form-submit and opt-in-change ("Tracked events: ... form submits ... opt-in changes"; "Opt-in change without change type: skipped")', async () => {
     const pushes = [
       { event: "form-submit", formName: " Newsletter  signup ", formStep: "confirm" },
