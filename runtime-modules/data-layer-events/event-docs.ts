@@ -23,6 +23,7 @@ export const EVENT_DOCS = {
       pageName: "A full page name; when absent the bundle composes it from site code, flow code, page code and view code, joined by '/' (':' in app style).",
       flowCode: "e.g. reg, login, forgotpw.",
       pageCode: "e.g. enter-data, success. UUID-shaped parts become the word uuid.",
+      errorCode: "This is an error page. 404, 500, down, highvolume, 403 and 422 (any case) name the site's error page (site/404errorpage, site/downpage, ...); another code gives site, page and code.",
     },
   },
   "link-click": {

@@ -24,7 +24,7 @@ export interface Fields {
 
 export const EVENT_SHAPES = {
   /* ---- Pages, links, modals, forms ---- */
-  "page-view": { pageName: "string?", flowCode: "string?", pageCode: "string?", viewCode: "string?" },
+  "page-view": { pageName: "string?", flowCode: "string?", pageCode: "string?", viewCode: "string?", errorCode: "string|number?" },
   "link-click": { linkType: "searchResult|promo|nav|external|download|feature|mailto|tel", linkName: "string?", linkUrl: "string?", eventCode: "string?", pathingHit: "boolean?", hasData: "boolean?" },
   "promo-click": { name: "string", destination: "string?", targeted: "boolean?" },
   modal: { modalName: "string", modalState: "shown|hidden", hostPage: "string?" },
