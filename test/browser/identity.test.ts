@@ -6,7 +6,7 @@
  * that data elements read (login state, visitor type, account type, grade).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import { buildBundle, CONSENT, settle, signInCookies, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -42,13 +42,8 @@ beforeAll(async () => {
   lab = await buildBundle("idlab", "qa", { sitesDir: tempCatalogue({ "idlab.yaml": SITE }) });
 }, 240_000);
 
-const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-const token = (payload: object) => `${b64url({ alg: "none", typ: "JWT" })}.${b64url(payload)}.sig`;
 const gradYear = new Date().getMonth() >= 7 ? new Date().getFullYear() + 2 : new Date().getFullYear() + 1;
-const STUDENT = [
-  `kiwi_session=${encodeURIComponent(JSON.stringify({ sessionId: "S-123", accountId: "A-9", profileType: "ECL", gradYear }))}; Path=/`,
-  `kiwi_token=${token({ typ: "Bearer", namespace: "st", hashedId: "h-9" })}; Path=/`,
-];
+const STUDENT = signInCookies({ sessionId: "S-123", accountId: "A-9", profileType: "ECL", gradYear }, { typ: "Bearer", namespace: "st", hashedId: "h-9" });
 
 const creds = () => h.web.find((r: RecordedRequest) => r.host === "edge.kiwi.example" && r.path.startsWith("/creds/") && r.method === "GET");
 const identityEvents = () => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r) => (r.json as any).events[0]).filter((e: any) => e.xdm.eventType === "lab.identity");

@@ -4,7 +4,7 @@
  * satreg) and a lab site declaring every event, condition and action type.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, buildBundles, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import { buildBundle, buildBundles, CONSENT, settle, signInCookies, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -12,12 +12,8 @@ type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { an
 const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r: RecordedRequest) => r.json as Beacon);
 const xdmOf = (b: Beacon) => b.events[0].xdm;
 const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
-const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-/** A signed-in visitor: the org's sign-in session and token cookies (kiwi_session, kiwi_token). */
-const SIGNED_IN = [
-  `kiwi_session=${encodeURIComponent(JSON.stringify({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }))}; Path=/`,
-  `kiwi_token=${b64url({ alg: "none", typ: "JWT" })}.${b64url({ typ: "Bearer", namespace: "st", hashedId: "h-1" })}.sig; Path=/`,
-];
+/** A signed-in visitor: the org's sign-in session and token cookies. */
+const SIGNED_IN = signInCookies({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }, { typ: "Bearer", namespace: "st", hashedId: "h-1" });
 async function beaconCount(n: number, timeoutMs = 4000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (beacons().length < n && Date.now() < until) await settle(25);

@@ -23,6 +23,7 @@ import { removeTempDirs } from "./temp.js";
 export * from "./browser.js";
 export * from "./bundles.js";
 export * from "./servers.js";
+export * from "./sign-in.js";
 
 export interface Harness {
   readonly web: TestWeb;
