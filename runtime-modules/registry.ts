@@ -20,6 +20,12 @@ export const registry = {
     markers: ["sitetags-survey"],
     description: "Loads the helpfulness survey on trailing-slash paths of configured sites, behind performance consent.",
   },
+  video: {
+    factory: "createVideo",
+    from: "modules/video/create-video",
+    markers: ["kiwi.video"],
+    description: "Tracks the video platform's embedded players (iframe API): player events as video pushes, milestones, played time; records started, milestones, resumed, ended, replayed and errors.",
+  },
   scoreViews: {
     factory: "createScoreViews",
     from: "modules/score-views/create-score-views",

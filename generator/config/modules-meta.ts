@@ -6,6 +6,7 @@
 export const MODULE_COMMANDS: Record<string, readonly string[]> = {
   chat: ["isLoaded", "open"],
   survey: ["isLoaded"],
+  video: ["players"],
   scoreViews: ["track", "pageType"],
   satFunnel: ["pageName", "changeSteps"],
   testOrders: ["lastOrder", "lastSummary"],
@@ -15,6 +16,7 @@ export const MODULE_COMMANDS: Record<string, readonly string[]> = {
 export const MODULE_PROVIDED_VALUES: Record<string, readonly string[]> = {
   chat: [],
   survey: [],
+  video: [],
   scoreViews: [],
   satFunnel: ["pageName", "funnelErrorCode", "confirmationStep"],
   testOrders: [],

@@ -154,6 +154,44 @@ export const SurveyModuleSchema = z
   })
   .describe("Helpfulness survey loader.");
 
+/** Spec section 5: "Milestone configuration: amount, type (fixed or every), unit (percent or seconds)"; "milestone amounts integers". */
+export const VideoMilestoneSchema = z
+  .strictObject({
+    amount: z.number().int().min(1).max(86400),
+    type: z.enum(["fixed", "every"]).default("fixed").describe("fixed: once, at the amount; every: at each multiple of it."),
+    unit: z.enum(["seconds", "percent"]).default("seconds").describe("Percent milestones are ignored for live video."),
+  })
+  .refine((m) => m.unit !== "percent" || m.amount <= 100, { message: "a percent milestone is at most 100", path: ["amount"] })
+  .describe("A video milestone.");
+
+export const VideoModuleSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    apiSrc: HttpsUrl.default("https://www.youtube.com/iframe_api").describe("The video platform's iframe API script, loaded once a page has a player frame."),
+    platform: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/, { message: "must be lower-case letters, digits, dots and hyphens" })
+      .default("youtube")
+      .describe("A player frame is tracked only if its source contains this name."),
+    frameSelector: SelectorString.default("iframe").describe("Which frames are candidates."),
+    // Section 9: "Milestones 30, 60, 90, 120 s".
+    milestones: z
+      .array(VideoMilestoneSchema)
+      .default([
+        { amount: 30, type: "fixed", unit: "seconds" },
+        { amount: 60, type: "fixed", unit: "seconds" },
+        { amount: 90, type: "fixed", unit: "seconds" },
+        { amount: 120, type: "fixed", unit: "seconds" },
+      ]),
+    // Section 9: "started, resumed, replayed tracking on".
+    track: z
+      .strictObject({ started: z.boolean().default(true), resumed: z.boolean().default(true), replayed: z.boolean().default(true) })
+      .prefault({})
+      .describe("Off: a first play, a play after a pause or after the end is reported as plain playing."),
+    consent: ConsentCategorySchema.default("performance"),
+  })
+  .describe("Video player tracking: the platform's iframe API, player events, milestones and played time.");
+
 /** Every module a site may enable. Keys must match runtime-modules/registry.ts. */
 /** A page map module (runtime-modules/modules/signin-pages/, testday-pages/): the spec's table, nothing to set. */
 export const PageMapModuleSchema = z.strictObject({ enabled: z.boolean().default(true) });
@@ -162,6 +200,7 @@ export const ModulesSchema = z
   .strictObject({
     chat: ChatModuleSchema.optional(),
     survey: SurveyModuleSchema.optional(),
+    video: VideoModuleSchema.optional(),
     ...FeatureModulesShape,
     signinPages: PageMapModuleSchema.describe("The sign-in page map (the sign-in sites).").optional(),
     testdayPages: PageMapModuleSchema.describe("The test-day tool's page map (the test-day site).").optional(),
@@ -253,6 +292,8 @@ export type OrgFile = z.output<typeof OrgFileSchema>;
 
 export type ChatModuleConfig = z.output<typeof ChatModuleSchema>;
 export type SurveyModuleConfig = z.output<typeof SurveyModuleSchema>;
+export type VideoModuleConfig = z.output<typeof VideoModuleSchema>;
+export type VideoMilestone = z.output<typeof VideoMilestoneSchema>;
 export type ModulesConfig = z.output<typeof ModulesSchema>;
 export type Timing = z.output<typeof TimingSchema>;
 export type ConsentSettings = z.output<typeof ConsentSchema>;

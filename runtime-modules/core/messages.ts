@@ -77,6 +77,8 @@ export const VIDEO_ERROR_100 = "Requested video was not found (error 100)";
 export const VIDEO_ERROR_EMBED_NOT_ALLOWED = "Owner of the requested video does not allow it to be played in embedded players";
 export const VIDEO_API_NOT_LOADED = "YouTube IFrame API could not be loaded";
 export const VIDEO_NOT_INITIALISED = "not-initialised";
+/** "Invalid data requests are logged and return nothing": a player value that breaks the spec's rules for video data is left out of the push. */
+export const VIDEO_DATA_INVALID = "invalid video data request";
 export const SIGN_IN_DATA_NOT_FOUND = "Catapult/Levity Data Not Found";
 
 /* ---- Runtime messages the catalogue gives no wording for ---- */

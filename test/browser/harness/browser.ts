@@ -2,7 +2,8 @@
  * Chromium for the browser tests: the Debian package at /usr/bin/chromium,
  * driven by playwright-core, headless, with every fictional name
  * (*.example: the organisation's *.kiwi.example hosts, edge.kiwi.example,
- * cdn.kiwi.example and the third parties) resolved to the local test server
+ * cdn.kiwi.example and the third parties; *.youtube.com, the video
+ * platform) resolved to the local test server
  * (servers.ts). The host rule also rewrites the port, so tests use real
  * looking URLs: https://clep-qa.kiwi.example/contact-us.
  *
@@ -110,7 +111,7 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">):
   if (!existsSync(CHROMIUM)) throw new Error("Chromium is missing. Install it with: sudo apt-get update && sudo apt-get install -y chromium");
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [...FLAGS, `--host-resolver-rules=MAP *.example 127.0.0.1:${web.httpsPort}`],
+    args: [...FLAGS, `--host-resolver-rules=MAP *.example 127.0.0.1:${web.httpsPort}, MAP *.youtube.com 127.0.0.1:${web.httpsPort}`],
   });
   const open = new Set<TestPage>();
   return {

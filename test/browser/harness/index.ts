@@ -24,6 +24,7 @@ export * from "./browser.js";
 export * from "./bundles.js";
 export * from "./servers.js";
 export * from "./sign-in.js";
+export * from "./youtube.js";
 
 export interface Harness {
   readonly web: TestWeb;

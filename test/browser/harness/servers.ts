@@ -20,6 +20,8 @@
  *   registered per URL with `web.page(url, options)` (exact path, or a path
  *   ending in `*` for a prefix) and rendered from one HTML template that
  *   embeds the bundle with `<script src nonce>`; unregistered pages are 404.
+ * - `www.youtube.com` (and any *.youtube.com): the video platform, its
+ *   iframe API (a mock of YT.Player) and embed pages (youtube.ts).
  * - any other host (chat.widgetvendor.example, survey.feedbackvendor.example,
  *   cdn.consentbanner.example, ...): a third party. Answers a script that
  *   records itself in the page, `(window.__thirdParty ||= []).push(URL)`,
@@ -36,6 +38,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Incomi
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { testCertificate } from "./certs.js";
+import { YOUTUBE_API_MOCK, youtubeEmbedPage } from "./youtube.js";
 
 /** The organisation's apex domain in the catalogue (sites/_org.yaml). */
 export const APEX = "kiwi.example";
@@ -50,7 +53,7 @@ export const STRICT_CSP = "script-src 'nonce-{nonce}' 'strict-dynamic'; object-s
 /** Nonce only, no 'strict-dynamic': a script injected without the nonce is blocked. */
 export const NONCE_ONLY_CSP = "script-src 'nonce-{nonce}'; object-src 'none'; base-uri 'none'";
 
-export type RequestKind = "page" | "bundle" | "edge" | "third-party";
+export type RequestKind = "page" | "bundle" | "edge" | "video" | "third-party";
 
 export interface RecordedRequest {
   /** Order of arrival since the last reset (0, 1, ...). */
@@ -330,6 +333,17 @@ export async function startServers(): Promise<TestWeb> {
       }
       case "page":
         return answerPage(entry, res);
+      case "video": {
+        // The video platform (youtube.ts): a test's override first, then the mock API and embed pages.
+        const override = scripts.get(entry.host + entry.path);
+        if (override) {
+          if (override.delayMs) await sleep(override.delayMs);
+          return send(res, entry, override.status ?? 200, { "content-type": override.contentType ?? "text/javascript; charset=utf-8" }, override.body ?? "");
+        }
+        if (entry.path === "/iframe_api") return send(res, entry, 200, { "content-type": "text/javascript; charset=utf-8" }, YOUTUBE_API_MOCK);
+        if (entry.path.startsWith("/embed/")) return send(res, entry, 200, { "content-type": "text/html; charset=utf-8" }, youtubeEmbedPage(entry.path));
+        return send(res, entry, 404, { "content-type": "text/plain" }, "not found");
+      }
       case "third-party": {
         const override = scripts.get(entry.host + entry.path) ?? {};
         if (override.delayMs) await sleep(override.delayMs);
@@ -428,6 +442,7 @@ function findPage(pages: PageRoute[], host: string, path: string): PageRoute | u
 function kindOf(host: string): RequestKind {
   if (host === EDGE_HOST) return "edge";
   if (host === CDN_HOST) return "bundle";
+  if (host === "youtube.com" || host.endsWith(".youtube.com")) return "video";
   if (host === APEX || host.endsWith(`.${APEX}`) || isLocal(host)) return "page";
   return "third-party";
 }

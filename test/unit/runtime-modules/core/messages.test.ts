@@ -8,6 +8,7 @@ const catalogue = spec.slice(spec.indexOf("## 8. Error catalogue"), spec.indexOf
 /** Runtime messages the catalogue has no wording for. */
 const RUNTIME_ONLY = new Set([
   "ALREADY_LOADED",
+  "VIDEO_DATA_INVALID",
   "BOOT_FAILED",
   "MODULE_FAILED",
   "MODULE_CONFIG_MISSING",
