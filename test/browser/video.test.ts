@@ -33,9 +33,9 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 6000):
 }
 const events = async (tab: TestPage) => (await videoPushes(tab)).map((p) => p.videoEvent + (p.videoMilestone ? ":" + p.videoMilestone : ""));
 
-let b: Record<"apclassroom" | "go", Bundle>;
+let b: Record<"apclassroom" | "apclassroomQa" | "go", Bundle>;
 beforeAll(async () => {
-  b = await buildBundles({ apclassroom: ["apclassroom", "prod"], go: ["go", "prod"] });
+  b = await buildBundles({ apclassroom: ["apclassroom", "prod"], apclassroomQa: ["apclassroom", "qa"], go: ["go", "prod"] });
 }, 240_000);
 
 async function openVideoPage(options: { consent?: string; bundle?: Bundle; body?: string; path?: string } = {}): Promise<TestPage> {
@@ -185,6 +185,29 @@ describe("video player tracking (apclassroom)", () => {
     await until(() => videoBeacons().length >= 1);
     expect(videoBeacons()[0]).toMatchObject({ name: "video:started:own_player_1", vars: expect.objectContaining({ events: "event71", eVar107: "Own" }) });
     expect(h.web.find({ host: "www.youtube.com" })).toEqual([]);
+  });
+
+  it("every push the module makes has the documented shape of the video push: the non-production data-layer checks find nothing to report", async () => {
+    const url = h.web.page("https://apclassroom-qa.kiwi.example/videos/unit-1", { bundle: b.apclassroomQa, body: FRAME });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    expect(b.apclassroomQa.report.moduleBytes.devChecks).toBeGreaterThan(0);
+    await until(async () => (await events(tab)).includes("ready"));
+    await player(tab, "setPlaybackRate", 40);
+    await player(tab, "playVideo");
+    await until(async () => (await events(tab)).includes("milestone:30s"), 8000);
+    await player(tab, "pauseVideo");
+    await player(tab, "playVideo");
+    await player(tab, "end");
+    await player(tab, "error", 5);
+    await tab.page.evaluate(() => document.getElementById("player")!.remove());
+    await until(async () => (await events(tab)).includes("removed"));
+    expect(await events(tab)).toEqual(["ready", "rate-changed", "started", "milestone:30s", "paused", "resumed", "ended", "error", "removed"]);
+    const problems = (await logOf(tab)).filter(([, m]) => m.startsWith('data layer push "video"') || m.includes("unknown event"));
+    expect(problems).toEqual([]);
+    // The checks do run in this bundle: a bad push is reported.
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "video", videoEvent: "started", videoId: "v1", videoVolume: "loud" }));
+    await until(async () => (await logOf(tab)).some(([, m]) => m.startsWith('data layer push "video"')));
+    expect((await logOf(tab)).filter(([, m]) => m.startsWith('data layer push "video"'))).toHaveLength(1);
   });
 
   it("a site without the module (go) neither loads the API nor touches the frame, and its bundle has no video code", async () => {
