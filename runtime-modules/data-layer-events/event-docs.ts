@@ -221,7 +221,7 @@ export const EVENT_DOCS = {
     example: { category: "college-fair", globalMeetIds: ["gm-1", "gm-2"], views: 2, registrations: 1 },
   },
   video: {
-    when: "A video player reports a playback event.",
+    when: "A video player reports a playback event. On the sites with the video module, the module pushes these for the platform's embedded players (docs/modules.md, \"Video\"); a page's own player may push them too. Both are recorded the same way.",
     example: { videoEvent: "milestone", videoId: "a1B2_c3-D4", videoTitle: "How to register", videoType: "video-on-demand", videoDuration: 184, videoCurrentTime: 60, videoMilestone: "60s" },
     notes: {
       videoEvent: "As the spec names them: playing is started on the first play, replayed after an end, resumed after a pause; an event identical to the previous one is not pushed again. Milestones at 30, 60, 90, 120 s.",
