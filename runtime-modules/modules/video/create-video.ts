@@ -224,6 +224,15 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
     return frames;
   }
 
+  /** Whether a mutation added a frame (itself or inside an added element): only then is the page scanned again. */
+  function addsFrame(m: MutationRecord): boolean {
+    for (let i = 0; i < m.addedNodes.length; i++) {
+      const node = m.addedNodes[i] as Element;
+      if (node.nodeType === 1 && (node.tagName === "IFRAME" || node.getElementsByTagName("iframe").length)) return true;
+    }
+    return false;
+  }
+
   /** Frames on the page: the first one asks the consent gate; once allowed, each is set up. */
   function scan(): void {
     const frames = playerFrames();
@@ -259,11 +268,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
         new MutationObserver((mutations) =>
           guard("observe", () => {
             if (tracked.length) sweep();
-            for (const m of mutations)
-              if (m.addedNodes.length) {
-                scan();
-                break;
-              }
+            if (mutations.some(addsFrame)) scan();
           }),
         ).observe(document.documentElement, { childList: true, subtree: true });
       }),

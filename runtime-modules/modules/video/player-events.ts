@@ -1,3 +1,5 @@
+import type { VideoModuleConfig } from "../../../generator/config/bundle-config.js";
+
 /**
  * The spec's video player events (section 5, "Video player element setup"):
  * what a player reports, how a play is named, and which repeats are
@@ -42,11 +44,7 @@ export function isSuppressedRepeat(previous: VideoEventName | undefined, next: V
 }
 
 /** Which of the three play events are tracked ("started, resumed, replayed tracking on"). */
-export interface PlayTracking {
-  started: boolean;
-  resumed: boolean;
-  replayed: boolean;
-}
+export type PlayTracking = VideoModuleConfig["track"];
 
 /**
  * "Playing becomes started on first play, replayed after an end, resumed

@@ -1,6 +1,6 @@
-import type { VideoMilestone } from "../../../generator/config/bundle-config.js";
+import type { VideoModuleConfig } from "../../../generator/config/bundle-config.js";
 import { milestonesAt } from "./milestones";
-import { isSuppressedRepeat, PLAYER_STATE_EVENTS, playEventName, type PlayTracking, type VideoEventName } from "./player-events";
+import { isSuppressedRepeat, PLAYER_STATE_EVENTS, playEventName, type VideoEventName } from "./player-events";
 import { videoErrorMessage } from "./video-errors";
 import type { PlayerSnapshot, VideoEventExtras } from "./video-fields";
 
@@ -11,10 +11,7 @@ export interface PlayerEvent {
   extras: VideoEventExtras;
 }
 
-export interface PlayerTrackerSettings {
-  milestones: readonly VideoMilestone[];
-  track: PlayTracking;
-}
+export type PlayerTrackerSettings = Pick<VideoModuleConfig, "milestones" | "track">;
 
 export interface PlayerTracker {
   /** A player state change (YT.PlayerState: -1, 0, 1, 2, 3, 5). */

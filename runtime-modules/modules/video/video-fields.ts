@@ -38,7 +38,7 @@ export function floorHalf(seconds: number): number {
 type Rule = "id" | "text" | "atLeastZero" | "integerAtLeastZero" | "volume" | "boolean" | "milestone" | "errorCode";
 
 function isNumber(v: unknown): v is number {
-  return typeof v === "number" && v === v && v !== Infinity && v !== -Infinity;
+  return typeof v === "number" && isFinite(v);
 }
 
 function meets(rule: Rule, v: unknown): boolean {

@@ -333,18 +333,10 @@ export async function startServers(): Promise<TestWeb> {
       }
       case "page":
         return answerPage(entry, res);
-      case "video": {
-        // The video platform (youtube.ts): a test's override first, then the mock API and embed pages.
-        const override = scripts.get(entry.host + entry.path);
-        if (override) {
-          if (override.delayMs) await sleep(override.delayMs);
-          return send(res, entry, override.status ?? 200, { "content-type": override.contentType ?? "text/javascript; charset=utf-8" }, override.body ?? "");
-        }
-        if (entry.path === "/iframe_api") return send(res, entry, 200, { "content-type": "text/javascript; charset=utf-8" }, YOUTUBE_API_MOCK);
-        if (entry.path.startsWith("/embed/")) return send(res, entry, 200, { "content-type": "text/html; charset=utf-8" }, youtubeEmbedPage(entry.path));
-        return send(res, entry, 404, { "content-type": "text/plain" }, "not found");
-      }
+      case "video":
       case "third-party": {
+        // A test's override first; without one, the video platform serves its mock API and embed pages (youtube.ts).
+        if (entry.kind === "video" && !scripts.has(entry.host + entry.path)) return answerVideo(entry, res);
         const override = scripts.get(entry.host + entry.path) ?? {};
         if (override.delayMs) await sleep(override.delayMs);
         const status = override.status ?? 200;
@@ -352,6 +344,12 @@ export async function startServers(): Promise<TestWeb> {
         return send(res, entry, status, { "content-type": override.contentType ?? "text/javascript; charset=utf-8", "access-control-allow-origin": "*" }, body);
       }
     }
+  }
+
+  function answerVideo(entry: RecordedRequest, res: ServerResponse) {
+    if (entry.path === "/iframe_api") return send(res, entry, 200, { "content-type": "text/javascript; charset=utf-8" }, YOUTUBE_API_MOCK);
+    if (entry.path.startsWith("/embed/")) return send(res, entry, 200, { "content-type": "text/html; charset=utf-8" }, youtubeEmbedPage(entry.path));
+    return send(res, entry, 404, { "content-type": "text/plain" }, "not found");
   }
 
   async function answerEdge(entry: RecordedRequest, res: ServerResponse): Promise<void> {
