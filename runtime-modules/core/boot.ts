@@ -109,7 +109,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({ config, consent, cookies, cookieJar: jar, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
-    const services: Omit<ModuleServices<unknown>, "config"> = { bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
+    const services: Omit<ModuleServices<unknown>, "config"> = { win, bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {
       for (const c of changes) analytics.event({ name: "privacy consent change", eventType: "kiwi.privacyConsentChange", linkType: "other", variables: { eVar71: c.status, eVar72: c.type, eVar73: c.region, eVar74: c.actionSource } });

@@ -4,7 +4,7 @@ import { atEarliestLifecycle } from "../consent/scheduler";
 import { errorText } from "./log";
 import { SCRIPT_EMBEDDING_FAILED, TAG_LOADED } from "./messages";
 
-type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript">;
+type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win">;
 
 /** Reports a tag's progress to the monitor: `{ type: "tag", tag, state, ... }`. */
 export function reportTag(services: Pick<ModuleServices<unknown>, "monitor">, tag: string, state: string, detail?: Record<string, unknown>): void {
@@ -48,6 +48,6 @@ export function embedTag(
         },
       );
     };
-    atEarliestLifecycle(document, category, load);
+    atEarliestLifecycle(services.win.document, category, load);
   });
 }

@@ -85,6 +85,12 @@ export type LoadScript = (src: string, options?: LoadScriptOptions) => Promise<v
 
 export interface ModuleServices<C> {
   config: C;
+  /**
+   * The page's window (its document is `win.document`): modules reach the
+   * page only through it, never through globals. One service rather than two,
+   * so the core's services object stays as small as before.
+   */
+  win: Window;
   bundle: BundleConfig;
   log: Logger;
   monitor: Monitor;

@@ -54,7 +54,7 @@ export function clickRuleSelectors(rules: readonly Rule[]): string[] {
  */
 export function startTracking(services: TrackingServices, commands: ModuleCommands = {}): void {
   try {
-    wireTracking(services, commands, window, subscribeWebVitals);
+    wireTracking(services, commands, subscribeWebVitals);
   } catch (e) {
     services.log.error(TRACKING_FAILED, errorText(e));
   }
@@ -67,8 +67,8 @@ export function startTracking(services: TrackingServices, commands: ModuleComman
  * link clicks, the link-click, promo-click, search and web-vitals pushes,
  * web vitals.
  */
-export function wireTracking(services: TrackingServices, commands: ModuleCommands, win: Window, vitals?: VitalsSubscribe): Tracking {
-  const { bundle: config, log, values, dataLayer, cookies, consent } = services;
+export function wireTracking(services: TrackingServices, commands: ModuleCommands, vitals?: VitalsSubscribe): Tracking {
+  const { win, bundle: config, log, values, dataLayer, cookies, consent } = services;
   const site = config.site.code;
   const names = config.pageNames;
   const fail = (e: unknown) => log.error(TRACKING_FAILED, errorText(e));

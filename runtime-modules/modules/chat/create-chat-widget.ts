@@ -19,9 +19,10 @@ const TAG = "chat";
  */
 export function createChatWidget(services: ModuleServices<ChatModuleConfig>): ModuleInstance {
   const { config, log, page } = services;
+  const doc = services.win.document;
   let loaded = false;
   let launcher = config.launcherSelector;
-  if (launcher && !isValidSelector(document, launcher)) {
+  if (launcher && !isValidSelector(doc, launcher)) {
     log.warn(SELECTOR_NOT_VALID, { tag: TAG, selector: launcher });
     launcher = undefined;
   }
@@ -32,7 +33,7 @@ export function createChatWidget(services: ModuleServices<ChatModuleConfig>): Mo
         log.warn(WIDGET_NOT_LOADED, { tag: TAG });
         return false;
       }
-      const element = launcher ? document.querySelector<HTMLElement>(launcher) : null;
+      const element = launcher ? doc.querySelector<HTMLElement>(launcher) : null;
       if (!element) {
         log.warn(NO_TRIGGER_ELEMENT, { tag: TAG, selector: launcher });
         return false;

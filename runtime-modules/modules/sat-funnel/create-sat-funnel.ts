@@ -65,10 +65,10 @@ function today(): string {
  * Commands: `pageName()` (undefined off the funnel), `changeSteps()`.
  */
 export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>): ModuleInstance {
-  const { config, log, values, dataLayer, analytics, bundle, cookies, consent } = services;
+  const { config, log, values, dataLayer, analytics, bundle, cookies, consent, win } = services;
   const site = bundle.site.code;
   const appId = config.appId || bundle.site.appId;
-  const path = () => currentPath(services.page.path);
+  const path = () => currentPath(win, services.page.path);
   const nameOf = (p: FunnelPage) => funnelPageName(site, p.flow, p.page) as string;
 
   /** The page announced last (by its path, or a registration-step push), with the path it was on. */
@@ -122,9 +122,9 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
   function arrive(page: FunnelPage): void {
     const step = changeStepPage(page.flow, page.page);
     if (!step) return;
-    const before = readChangeSteps();
+    const before = readChangeSteps(win);
     if (step === "changereg-complete") completedChangeSteps = before;
-    writeChangeSteps(nextChangeSteps(before, step));
+    writeChangeSteps(win, nextChangeSteps(before, step));
   }
 
   /** The push's field when it is one of `allowed`, else null (warned 'required data missing' with the field and value). */
@@ -271,7 +271,7 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
   return {
     commands: {
       pageName,
-      changeSteps: () => readChangeSteps(),
+      changeSteps: () => readChangeSteps(win),
     },
   };
 }

@@ -13,19 +13,19 @@ export function changeStepPage(flow: string, page: string): string | null {
 }
 
 /** The change-registration steps kept in session storage ([] without storage: private mode, a sandboxed frame). */
-export function readChangeSteps(): ChangeStep[] {
+export function readChangeSteps(win: Window): ChangeStep[] {
   try {
-    return parseChangeSteps(window.sessionStorage.getItem(CHANGE_STEPS_KEY));
+    return parseChangeSteps(win.sessionStorage.getItem(CHANGE_STEPS_KEY));
   } catch (e) {
     return [];
   }
 }
 
 /** Stores the list (an empty list removes the key); storage failures are ignored (the steps are lost, tracking carries on). */
-export function writeChangeSteps(steps: readonly ChangeStep[]): void {
+export function writeChangeSteps(win: Window, steps: readonly ChangeStep[]): void {
   try {
-    if (steps.length) window.sessionStorage.setItem(CHANGE_STEPS_KEY, serializeChangeSteps(steps));
-    else window.sessionStorage.removeItem(CHANGE_STEPS_KEY);
+    if (steps.length) win.sessionStorage.setItem(CHANGE_STEPS_KEY, serializeChangeSteps(steps));
+    else win.sessionStorage.removeItem(CHANGE_STEPS_KEY);
   } catch (e) {
     // ignored
   }

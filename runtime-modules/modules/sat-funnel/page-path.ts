@@ -1,7 +1,7 @@
 /** The page's path now (an SPA changes it after the bundle started); `fallback` (the path at start) where location cannot be read. */
-export function currentPath(fallback: string): string {
+export function currentPath(win: Window, fallback: string): string {
   try {
-    return window.location.pathname;
+    return win.location.pathname;
   } catch (e) {
     return fallback;
   }

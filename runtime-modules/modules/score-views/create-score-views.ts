@@ -33,7 +33,7 @@ export function createScoreViews(services: ModuleServices<ScoreViewsModuleConfig
 
   function pageType(pageCode?: unknown): ScoreViewPageType | null {
     const code = pageCode == null || pageCode === "" ? dataLayer.get("pageCode") : pageCode;
-    return scoreViewPageType(config, currentPath(services.page.path), code == null ? undefined : String(code));
+    return scoreViewPageType(config, currentPath(services.win, services.page.path), code == null ? undefined : String(code));
   }
 
   function track(scores: unknown, pageCode?: unknown): number {

@@ -19,6 +19,7 @@ const TAG = "survey";
  */
 export function createSurvey(services: ModuleServices<SurveyModuleConfig>): ModuleInstance {
   const { config, log, page } = services;
+  const doc = services.win.document;
   let loaded = false;
   const commands = { isLoaded: () => loaded };
 
@@ -31,7 +32,7 @@ export function createSurvey(services: ModuleServices<SurveyModuleConfig>): Modu
   else {
     const attributes: Record<string, string> = {};
     const mount = config.mountSelector;
-    if (mount && isValidSelector(document, mount)) attributes["data-mount-selector"] = mount;
+    if (mount && isValidSelector(doc, mount)) attributes["data-mount-selector"] = mount;
     else if (mount) log.warn(SELECTOR_NOT_VALID, { tag: TAG, selector: mount });
     embedTag(services, TAG, config.consent, config.scriptSrc, { id: SURVEY_SCRIPT_ID, attributes }, () => {
       loaded = true;

@@ -70,7 +70,8 @@ const REPORTED: ReadonlyArray<[string, VideoEventName]> = [
  */
 export function createVideo(services: ModuleServices<VideoModuleConfig>): ModuleInstance {
   const { config, log, monitor, dataLayer, analytics, consent, loadScript, page } = services;
-  const win = window as VideoWindow;
+  const win = services.win as VideoWindow;
+  const doc = win.document;
   const tracked: TrackedPlayer[] = [];
   let api: YTNamespace | undefined;
   let apiRequested = false;
@@ -205,7 +206,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
     const t: TrackedPlayer = { frame, id: embedVideoId(frame.src), tracker: createPlayerTracker(config), last: { at: now() } };
     tracked.push(t);
     setupStep(t, "started");
-    const src = withJsApi(frame.src, location.origin);
+    const src = withJsApi(frame.src, win.location.origin);
     if (src) {
       frame.src = src;
       setupStep(t, "modified");
@@ -216,7 +217,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
 
   function playerFrames(): HTMLIFrameElement[] {
     const frames: HTMLIFrameElement[] = [];
-    const found = document.querySelectorAll(config.frameSelector);
+    const found = doc.querySelectorAll(config.frameSelector);
     for (let i = 0; i < found.length; i++) {
       const frame = found[i] as HTMLIFrameElement;
       if (frame.tagName === "IFRAME" && isPlayerFrame(frame.src, config.platform)) frames.push(frame);
@@ -261,7 +262,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
 
   if (tagDisabled(page.query, TAG)) skipTag(services, TAG, TAG_DISABLED);
   else
-    onDomReady(document, () =>
+    onDomReady(doc, () =>
       guard("start", () => {
         scan();
         if (typeof MutationObserver !== "function") return;
@@ -270,7 +271,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
             if (tracked.length) sweep();
             if (mutations.some(addsFrame)) scan();
           }),
-        ).observe(document.documentElement, { childList: true, subtree: true });
+        ).observe(doc.documentElement, { childList: true, subtree: true });
       }),
     );
 

@@ -8,7 +8,6 @@ import { fakePage, flush, type FakePageOptions } from "../helpers/fake-page";
 
 function setup(options: FakePageOptions = {}) {
   const page = fakePage(options);
-  vi.stubGlobal("document", page.document);
   const monitor = createMonitor(page.window);
   const log = createLogger(monitor, false);
   const services = {
@@ -16,6 +15,7 @@ function setup(options: FakePageOptions = {}) {
     monitor,
     consent: consentFor(bundleConfig(), page.window as never, log),
     loadScript: createLoadScript(page.document as never),
+    win: page.window as never,
   };
   return { page, log, services };
 }

@@ -8,7 +8,6 @@
  * then fires the org page-view rule (sendPageView without a name, named by
  * the provided pageName or the default page name).
  */
-import { vi } from "vitest";
 import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
 import { defaultPageName } from "../../../../runtime-modules/core/default-page-name";
 import { createLogger } from "../../../../runtime-modules/core/log";
@@ -80,7 +79,6 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
     kiwiDataLayer: [...(options.preload ?? [])],
     __sitetagsMonitors: [(e: MonitorEvent) => monitorEvents.push(e)],
   };
-  vi.stubGlobal("window", win);
   const monitor = { emit: (type: string, detail: Record<string, unknown> = {}) => void monitorEvents.push({ type, t: 0, ...detail }) };
   const log = createLogger(monitor, false);
   const bundle: BundleConfig = bundleConfig({ site: { code: site, name: site, appId: options.appId ?? "33", spa: true, internal: false } });
@@ -107,6 +105,7 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
   };
   const services: ModuleServices<C> = {
     config,
+    win: win as never,
     bundle,
     log,
     monitor,

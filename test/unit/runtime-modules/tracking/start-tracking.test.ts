@@ -44,6 +44,7 @@ function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rul
   const rec = recorder();
   const c = memoryCookies();
   const services: Omit<ModuleServices<unknown>, "config"> = {
+    win: win as never,
     bundle,
     log,
     monitor,
@@ -57,7 +58,7 @@ function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rul
   };
   const reports: Array<(m: unknown) => void> = [];
   if (options.vitals) win.PerformanceObserver = function () {};
-  const tracking = wireTracking(services, options.commands ?? {}, win as unknown as Window, (report) => void reports.push(report as never));
+  const tracking = wireTracking(services, options.commands ?? {}, (report) => void reports.push(report as never));
   return {
     win,
     go,

@@ -12,7 +12,6 @@ import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
 function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {}, raw: Record<string, unknown> = {}) {
   const page = fakePage({ activeGroups: ",C0001,C0003,", ...pageOptions });
-  vi.stubGlobal("document", page.document);
   const bundle = bundleConfig();
   const monitor = createMonitor(page.window);
   const log = createLogger(monitor, false);
@@ -26,6 +25,7 @@ function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {},
     cookies: createCookies(page.document, { hostname: "scores.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" }),
     page: readPage(page.window.location, page.document),
     loadScript: createLoadScript(page.document as never),
+    win: page.window as never,
     ...inertServices(),
   });
   return { page, log, config, commands: instance.commands! };

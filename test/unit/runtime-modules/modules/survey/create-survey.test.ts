@@ -12,7 +12,6 @@ import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
 function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {}, internal = false, raw: Record<string, unknown> = {}) {
   const page = fakePage({ activeGroups: ",C0001,C0002,", ...pageOptions });
-  vi.stubGlobal("document", page.document);
   const bundle = bundleConfig({ site: { code: "bigfuture", name: "BigFuture", appId: "1", spa: false, internal } });
   const monitor = createMonitor(page.window);
   const log = createLogger(monitor, false);
@@ -26,6 +25,7 @@ function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {
     cookies: createCookies(page.document, { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" }),
     page: readPage(page.window.location, page.document),
     loadScript: createLoadScript(page.document as never),
+    win: page.window as never,
     ...inertServices(),
   });
   return { page, log, config, commands: instance.commands! };
