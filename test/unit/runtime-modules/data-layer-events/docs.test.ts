@@ -162,7 +162,7 @@ describe("sitetags-events.d.ts (--dts)", () => {
     expect(run("--dts")).toContain("    kiwiDataLayer: DataLayerItem[];");
   });
 
-  it("compiles on its own and declares the same types as types.ts, event by event", () => {
+  it("compiles on its own, accepts every documented example push, and declares the same types as types.ts, event by event", () => {
     writeFileSync(join(tmp, "sitetags-events.d.ts"), run("--dts", "kiwiDataLayer"));
     const types = join(dir, "types").split("\\").join("/");
     const same = (a: string, b: string) => `[${a}] extends [${b}] ? ([${b}] extends [${a}] ? true : false) : false`;
@@ -178,6 +178,8 @@ describe("sitetags-events.d.ts (--dts)", () => {
         ...events.map((e) => `  ${JSON.stringify(e)}: true,`),
         `};`,
         `window.kiwiDataLayer.push({ event: "search", term: "nursing" }, { pageState: "no-data" });`,
+        // Every documented example, as the page would push it.
+        ...events.map((e) => `window.kiwiDataLayer.push(${JSON.stringify({ event: e, ...docs[e].example })});`),
         `// @ts-expect-error a malformed push`,
         `window.kiwiDataLayer.push({ event: "list-change", itemType: "college", itemName: "x", changeType: "added-list-item", newTotalItemsInList: "3" });`,
       ].join("\n"),
