@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global window */
 /**
  * npm run bench: reproducible measurements, printed as a table and written to
  * bench-results.json. Each case is a function in CASES; later work adds cases.
@@ -97,10 +98,7 @@ async function buildMatrix() {
  */
 async function esbuildBaseline(runs) {
   const esbuild = await import("esbuild");
-  const { loadCatalogue } = await import(join(ROOT, "build/generator/config/load.js"));
-  const { MODULE_NAMES } = await import(join(ROOT, "build/generator/build/build.js"));
-  const { readRegistry } = await import(join(ROOT, "build/generator/build/registry.js"));
-  const { writeEntry, CONFIG_TOKEN } = await import(join(ROOT, "build/generator/build/entry.js"));
+  const { loadCatalogue, MODULE_NAMES, readRegistry, writeEntry, CONFIG_TOKEN } = await import(join(ROOT, "build/generator/index.js"));
   const tsMorph = await import("ts-morph");
   const catalogue = await loadCatalogue({ sitesDir: join(ROOT, "sites"), moduleNames: MODULE_NAMES });
   const { entries: registry } = await readRegistry(join(ROOT, "runtime-modules"));
@@ -228,7 +226,7 @@ async function edgeBench() {
   const { gzipSync } = await import("node:zlib");
   const { rollup } = await import("rollup");
   const { minify } = await import("terser");
-  const { terserOptions } = await import(join(ROOT, "build/generator/build/compile-piece.js"));
+  const { terserOptions } = await import(join(ROOT, "build/generator/index.js"));
   const gz = (code) => gzipSync(code, { level: 9 }).length;
 
   // Our typical production bundle, built by the CLI (budget lifted: this case measures, the build enforces).
@@ -297,14 +295,13 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
   const certDir = tmp("edge-cert");
   const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(certDir, "k.pem"), "-out", join(certDir, "c.pem"), "-days", "1", "-subj", "/CN=sitetags bench", "-addext", "subjectAltName=DNS:*.kiwi.example,DNS:*.example"], { encoding: "utf8" });
   if (cert.status !== 0) throw new Error(`openssl failed: ${cert.stderr}`);
-  const { loadCatalogue } = await import(join(ROOT, "build/generator/config/load.js"));
-  const { MODULE_NAMES } = await import(join(ROOT, "build/generator/build/build.js"));
+  const { loadCatalogue, MODULE_NAMES } = await import(join(ROOT, "build/generator/index.js"));
   const catalogue = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
   const { orgId, datastreamId, reportSuite, edgeDomain } = catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics;
   const alloyPage = (script) =>
     `<!doctype html><title>bench</title><script>!function(n,o){o.forEach(function(o){n[o]||((n.__alloyNS=n.__alloyNS||[]).push(o),n[o]=function(){var u=arguments;return new Promise(function(i,l){n[o].q.push([i,l,u])})},n[o].q=[])})}(window,["alloy"]);alloy("configure",{orgId:${JSON.stringify(orgId)},datastreamId:${JSON.stringify(datastreamId)},edgeDomain:${JSON.stringify(edgeDomain)},defaultConsent:"pending",thirdPartyCookiesEnabled:false,edgeConfigOverrides:{com_adobe_analytics:{reportSuites:[${JSON.stringify(reportSuite)}]}}});alloy("sendEvent",{xdm:{eventType:"web.webpagedetails.pageViews",web:{webPageDetails:{name:"bigfuture/home"}}}});</script><script src="/${script}.js" async></script>`;
   // alloy full with the compile hint our bundles open with (COMPILE_HINT): how much of the gap is that hint.
-  const { COMPILE_HINT } = await import(join(ROOT, "build/generator/build/build.js"));
+  const { COMPILE_HINT } = await import(join(ROOT, "build/generator/index.js"));
   const scripts = { ours: bundle, "edge-alone": edgePageCode, "alloy-full": alloyFull, "alloy-consent": alloyConsent, "alloy-full-hinted": COMPILE_HINT + alloyFull };
   const edgeConfig = JSON.stringify({ apexDomain: "kiwi.example", analytics: catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics });
   const server = createServer({ key: readFileSync(join(certDir, "k.pem")), cert: readFileSync(join(certDir, "c.pem")) }, (req, res) => {
@@ -437,7 +434,7 @@ let results = {};
 try {
   results = JSON.parse(readFileSync(file, "utf8")).results ?? {};
 } catch {
-  results = {};
+  // No earlier results (or unreadable): start afresh.
 }
 const names = selected.length ? selected : Object.keys(CASES);
 console.log(`sitetags bench: ${names.join(", ")} (median of ${RUNS} runs; ${cpus().length} cores, Node ${process.version})\n`);

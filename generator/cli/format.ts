@@ -1,4 +1,4 @@
-import type { BuildResult } from "../build/build.js";
+import type { BuildResult } from "../index.js";
 
 export const formatBytes = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 

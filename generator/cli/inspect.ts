@@ -1,6 +1,5 @@
 /** `sitetags inspect SITE --env ENV`: modules in a bundle, why, and their bytes. */
-import { build, hasDevChecks, MODULE_NAMES } from "../build/build.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { build, hasDevChecks, MODULE_NAMES, type Diagnostic } from "../index.js";
 import { formatBytes, table } from "./format.js";
 
 export interface InspectData {

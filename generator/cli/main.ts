@@ -6,11 +6,8 @@
 import { parseArgs } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { build, defaultPaths, MODULE_NAMES, type BuildResult } from "../build/build.js";
-import { loadCatalogue } from "../config/load.js";
-import { formatDiagnostic, toJson, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
 import { inspectBundle } from "./inspect.js";
-import { jsonSchemas } from "../config/json-schema.js";
 import { summaryTable, table, formatBytes } from "./format.js";
 
 const USAGE = `Usage: sitetags <command> [options]

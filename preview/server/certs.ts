@@ -35,7 +35,7 @@ export async function previewCertificate(dir = process.env.SITETAGS_PREVIEW_CERT
         "-addext", `subjectAltName=${NAMES.join(",")}`,
       ]);
     } catch (e) {
-      throw new Error(`could not make the preview's certificate with openssl (is the openssl CLI installed?): ${(e as Error).message}`);
+      throw new Error(`could not make the preview's certificate with openssl (is the openssl CLI installed?): ${(e as Error).message}`, { cause: e });
     }
     renameSync(key + suffix, key);
     renameSync(cert + suffix, cert);

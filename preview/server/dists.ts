@@ -43,7 +43,7 @@ export class DistSet {
     try {
       mtimeMs = statSync(manifestFile).mtimeMs;
     } catch {
-      mtimeMs = -1;
+      // No manifest (yet): mtimeMs stays -1.
     }
     const cached = this.loaded.get(source.label);
     if (cached && cached.mtimeMs === mtimeMs) return cached;

@@ -1,5 +1,5 @@
 import type { AnalyticsRules } from "../../generator/config/schemas/analytics.js";
-import { CHANNELS, DIRECT, OTHER_CAMPAIGNS, PAID_SEARCH, REFERRING_DOMAINS, channelOf } from "./channels";
+import { CHANNELS, DIRECT, OTHER_CAMPAIGNS, REFERRING_DOMAINS, channelOf } from "./channels";
 import { findDomain, hostOf, onDomain, own } from "./lookup";
 import { safeUrl } from "./redact";
 import { cut, squash } from "./web-text";

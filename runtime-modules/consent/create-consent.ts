@@ -102,6 +102,8 @@ export function createConsent(deps: ConsentDeps): Consent {
       const previous = win.OptanonWrapper;
       win.OptanonWrapper = function (this: unknown) {
         try {
+          // The banner calls OptanonWrapper with whatever it passes: forward it all, as the page's own handler expects.
+          // eslint-disable-next-line prefer-rest-params
           if (typeof previous === "function") return previous.apply(this, arguments as unknown as unknown[]);
         } finally {
           readGroups();
@@ -133,7 +135,7 @@ export function createConsent(deps: ConsentDeps): Consent {
     try {
       gpc = (win.navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
     } catch {
-      gpc = false;
+      // No readable signal: gpc stays false.
     }
     const decision = decideTag({
       tagCode,

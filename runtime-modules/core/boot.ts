@@ -30,6 +30,8 @@ import { createRuleEngine } from "../rules/engine";
 import { connectEvents } from "../rules/events";
 import { createAnalytics } from "../edge/create-analytics";
 
+// Each factory takes its own module's config type; `any` lets one record hold them all (boot passes each its own config).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
 
 /** Checks data-layer pushes against their documented shapes; only non-production entries pass one. */

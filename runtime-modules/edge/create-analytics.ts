@@ -98,7 +98,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
   const migrate = a.idMigration !== false;
 
-  let pageVariables: Record<string, string> = {};
+  const pageVariables: Record<string, string> = {};
   /** Hit-scoped variables set by setVariables (success events, products): on the next beacon only, so an order counts once. */
   let onceVariables: Record<string, string> = {};
   /** The page is hidden (or unloaded): events go by sendBeacon once the visitor has an identity. */

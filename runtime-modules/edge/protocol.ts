@@ -8,6 +8,8 @@ import type { PageInfo } from "../core/types";
 import { serverResponded } from "../core/messages";
 import { isObject } from "../core/is-object";
 
+// Wire bodies are open-ended JSON: `any` keeps the protocol's builders readable; the page-facing entry points check shapes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
 
 /** Statuses retried with the same URL, body and requestId. */
@@ -110,7 +112,7 @@ export function ianaTimezone(date: Date, storage: Storage | undefined, temporal:
   try {
     cached = storage ? storage.getItem(TIMEZONE_KEY) : null;
   } catch (e) {
-    cached = null;
+    // Storage unreadable: cached stays null.
   }
   if (cached && !cached.indexOf(key)) return cached.slice(key.length);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

@@ -6,7 +6,7 @@
  * banner that never loads, and consent granted late (tags load then, once).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
+import { buildBundles, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
 
 const h = useBrowserHarness();
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, buildBundles, CONSENT, settle, SITES_DIR, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest, type TestPage } from "./harness/index.js";
+import { buildBundles, CONSENT, settle, SITES_DIR, useBrowserHarness, type Bundle, type RecordedRequest, type TestPage } from "./harness/index.js";
 
 const h = useBrowserHarness();
 

@@ -381,9 +381,9 @@ describe("every event type, condition and action (a lab site)", () => {
     await tab.page.evaluate(() => {
       const dl = (window as any).kiwiDataLayer;
       const ours = dl.push;
-      dl.push = function (item: any) {
-        if (item && item.event === "boom") throw new Error("page push exploded");
-        return ours.apply(dl, arguments);
+      dl.push = function (...items: any[]) {
+        if (items[0] && items[0].event === "boom") throw new Error("page push exploded");
+        return ours.apply(dl, items);
       };
       dl.push({ event: "contain" });
     });

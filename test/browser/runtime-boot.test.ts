@@ -29,11 +29,6 @@ function sitetagsOf(tab: TestPage) {
   });
 }
 
-function requested(url: string) {
-  const u = new URL(url);
-  return h.web.find({ host: u.hostname, path: u.pathname });
-}
-
 describe("A bundle runs only on its own site's hosts for its environment", () => {
   it("the qa bundle on its site's qa host runs (window.sitetags: site clep, env qa) and loads its tags", async () => {
     // /contact-us/ is a chat page and a trailing-slash (survey) path.

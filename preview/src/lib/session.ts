@@ -15,7 +15,7 @@ import type { Entry } from "./protocol";
 import { groupRuleFirings } from "./rules";
 import type { PreviewState } from "./state";
 import { computeTags } from "./tags";
-import type { ManifestEntry } from "../../../generator/build/build.js";
+import type { ManifestEntry } from "../../../generator/index.js";
 
 export const SESSION_FORMAT = "sitetags-preview-session/1";
 
@@ -64,7 +64,7 @@ export function parseSession(text: string): Session {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`not JSON: ${(e as Error).message}`);
+    throw new Error(`not JSON: ${(e as Error).message}`, { cause: e });
   }
   if (!isObject(value) || value.format !== SESSION_FORMAT) throw new Error(`not a preview session (expected "format": "${SESSION_FORMAT}")`);
   if (!Array.isArray(value.entries) || !isObject(value.meta) || !isObject(value.state)) throw new Error("a session needs meta, state and entries");

@@ -40,7 +40,7 @@ async function make(): Promise<Certificate> {
       "-addext", `subjectAltName=${NAMES.join(",")}`,
     ]);
   } catch (e) {
-    throw new Error(`could not make the test certificate with openssl (is the openssl CLI installed?): ${(e as Error).message}`);
+    throw new Error(`could not make the test certificate with openssl (is the openssl CLI installed?): ${(e as Error).message}`, { cause: e });
   }
   return { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") };
 }

@@ -110,7 +110,7 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
     let answer: Answer = answers.shift() ?? { status: 200, body: { requestId: request.requestId, handle: [] } };
     while (typeof answer === "function") answer = answer(request);
     if (answer instanceof Error) throw answer;
-    let body = answer.body;
+    const body = answer.body;
     if (options.konductor && answer.status < 300 && body && typeof body === "object" && !jar.has(IDENTITY)) {
       const b = body as { handle: Array<Record<string, unknown>> };
       b.handle = [...b.handle, { type: "state:store", payload: [{ key: IDENTITY, value: "CiYxMjM0", maxAge: 34128000, attrs: { SameSite: "None" } }] }];

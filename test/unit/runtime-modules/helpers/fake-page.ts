@@ -79,7 +79,7 @@ function checkSelector(selector: string): void {
   try {
     parseSelector(selector);
   } catch (e) {
-    throw new SyntaxError(`'${selector}' is not a valid selector`);
+    throw new SyntaxError(`'${selector}' is not a valid selector`, { cause: e });
   }
 }
 
