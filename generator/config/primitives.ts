@@ -6,8 +6,8 @@ import { z } from "zod";
 import { parse as parseSelector } from "css-what";
 import { CONSENT_CATEGORIES, ENV_NAMES } from "./constants.js";
 import { selectorProblem } from "./selector-check.js";
-import { codeIssue, warningsMuted } from "./parse.js";
-import { looksSlashWrapped, regexVerdict } from "./regex-safety.js";
+import { codeIssue, parseContext, warningsMuted } from "./parse.js";
+import { looksSlashWrapped } from "./regex-literal.js";
 import { MESSAGES } from "../diagnostics/codes.js";
 
 export const EnvNameSchema = z.enum(ENV_NAMES);
@@ -25,7 +25,7 @@ export const RegexString = z
       ctx.addIssue(codeIssue("CONFIG_INVALID_REGEX", `invalid regular expression /${src}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`));
       return;
     }
-    const verdict = regexVerdict(src);
+    const verdict = parseContext().regexVerdict?.(src) ?? { kind: "safe" };
     if (verdict.kind === "unsafe") ctx.addIssue(codeIssue("CONFIG_UNSAFE_REGEX", MESSAGES.unsafeRegex(src, verdict.growth, verdict.attack)));
     if (warningsMuted()) return;
     if (verdict.kind === "unchecked") ctx.addIssue(codeIssue("CONFIG_REGEX_UNCHECKED", MESSAGES.uncheckedRegex(src, verdict.reason), "warning"));

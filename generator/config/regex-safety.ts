@@ -13,6 +13,7 @@
  */
 import { createRequire } from "node:module";
 import type { Diagnostics, Parameters } from "recheck";
+import type { RegexVerdict } from "./parse.js";
 
 /**
  * A fixed seed (the fuzzer's results do not vary between runs) and attack
@@ -25,10 +26,7 @@ export const RECHECK_PARAMS: Parameters = { randomSeed: 0, timeout: 10_000, maxA
 /** The polynomial degree from which a pattern counts as catastrophic (quadratic ones are common and harmless on URLs). */
 export const MAX_POLYNOMIAL_DEGREE = 2;
 
-export type RegexVerdict =
-  | { kind: "safe" }
-  | { kind: "unsafe"; growth: string; attack: string }
-  | { kind: "unchecked"; reason: string };
+export type { RegexVerdict };
 
 const verdicts = new Map<string, RegexVerdict>();
 let checkSync: ((source: string, flags: string, params?: Parameters) => Diagnostics) | undefined;
@@ -73,16 +71,3 @@ export function regexVerdict(source: string): RegexVerdict {
 
 /** An attack string as a message shows it: at most 40 characters. */
 const shortAttack = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
-
-/**
- * A pattern written as a JavaScript regex literal: slashes around it and
- * flags after it (/-dev\.x$/i), or an anchor just inside a slash (/^x$/):
- * the slashes and flags are then matched as text, and the pattern can
- * never match a host (or, anchored, anything). A path pattern such as
- * /sat/ is no literal and is left alone.
- */
-export function looksSlashWrapped(source: string): boolean {
-  const m = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  if (!m) return false;
-  return m[2].length > 0 || m[1].startsWith("^") || (m[1].endsWith("$") && !m[1].endsWith("\\$"));
-}

@@ -176,6 +176,8 @@ function checkDiagnostics(result: BuildResult, expected: Expected): void {
     expect(got!.message, `message of ${JSON.stringify(key)}`).toContain(want.message);
     expect(got!.path ?? null, `path of ${JSON.stringify(key)}`).toBe(want.path ?? null);
     expect(got!.severity, `severity of ${JSON.stringify(key)}`).toBe(want.severity ?? "error");
+    // "Headlines name the path relative to the catalogue's parent" (the case's catalogue is ROOT/sites), wherever the tests run.
+    if (want.file !== undefined) expect(got!.file, `file of ${JSON.stringify(key)}`).toBe(`sites/${want.file}`);
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { hasNoQuantifier, looksSlashWrapped, regexVerdict } from "../../../generator/config/regex-safety.js";
+import { hasNoQuantifier, regexVerdict } from "../../../generator/config/regex-safety.js";
+import { looksSlashWrapped } from "../../../generator/config/regex-literal.js";
 import { RegexString, SettingsSchema, OrgFileSchema } from "../../../generator/config/schema.js";
 
 describe('"Reject a pattern with catastrophic backtracking"', () => {
