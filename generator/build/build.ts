@@ -13,7 +13,7 @@ import { gzip, constants as zlib } from "node:zlib";
 import { promisify } from "node:util";
 import { loadCatalogue, type Catalogue, type ResolvedBundle } from "../config/load.js";
 import { ModulesSchema } from "../config/schema.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { computeRuntimeHash, sha256, sha384Integrity, stableStringify } from "./hash.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN, coreEntry } from "./entry.js";
 import { compileRuntime } from "./compile-runtime.js";
@@ -229,12 +229,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     mark = now;
   };
   const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, piecesCompiled: 0, timeMs: 0, phases };
-  const done = (r: BuildResult) => ({ ...r, timeMs: Math.round(performance.now() - started) });
+  // Warnings of the configuration go with every result; they fail nothing.
+  let warnings: Diagnostic[] = [];
+  const done = (r: BuildResult) => ({ ...r, diagnostics: warnings.length ? sortDiagnostics([...warnings, ...r.diagnostics]) : r.diagnostics, timeMs: Math.round(performance.now() - started) });
 
   const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
   result.catalogue = catalogue;
   phase("config");
-  if (catalogue.diagnostics.length) return done({ ...result, diagnostics: catalogue.diagnostics });
+  if (catalogue.diagnostics.some((d) => d.severity === "error")) return done({ ...result, diagnostics: catalogue.diagnostics });
+  warnings = catalogue.diagnostics;
   const usage = usageDiagnostics(catalogue, options);
   if (usage.length) return done({ ...result, diagnostics: usage });
 

@@ -5,8 +5,8 @@
  */
 import { parseArgs } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MESSAGES, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
 import { inspectBundle } from "./inspect.js";
 import { summaryTable, table, formatBytes } from "./format.js";
 
@@ -58,11 +58,16 @@ function parseShard(value: string | undefined) {
   return { index, count };
 }
 
+const errorsIn = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.severity === "error").length;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Errors and warnings to stderr, then how many of each; warnings fail nothing. */
 function reportDiagnostics(io: CliIo, diagnostics: Diagnostic[], json: boolean) {
   if (json) return;
   for (const d of diagnostics) io.stderr(formatDiagnostic(d));
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  if (errors) io.stderr(`\n${errors} error${errors === 1 ? "" : "s"}\n`);
+  const errors = errorsIn(diagnostics);
+  const warnings = diagnostics.length - errors;
+  if (diagnostics.length) io.stderr(`\n${[errors ? plural(errors, "error") : "", warnings ? plural(warnings, "warning") : ""].filter(Boolean).join(", ")}\n`);
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
@@ -109,25 +114,27 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         const progress = makeProgress(io, json);
         const result = await build({ sitesDir, outDir, cacheDir, sites: values.site, envs: values.env, shard, force: values.force, workers, onProgress: progress.update });
         progress.end();
-        return finishBuild(io, result, json);
+        return finishBuild(io, result, json, displayDir(io.cwd, outDir));
       }
       case "validate": {
         onlyOptionsOfBuild(command, rest, values);
-        const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES, cwd: io.cwd });
-        if (json) io.stdout(`${JSON.stringify({ ok: catalogue.diagnostics.length === 0, sites: catalogue.sites.length, bundles: catalogue.bundles.length, diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
+        const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+        const errors = errorsIn(catalogue.diagnostics);
+        if (json) io.stdout(`${JSON.stringify({ ok: errors === 0, sites: catalogue.sites.length, bundles: catalogue.bundles.length, diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
         reportDiagnostics(io, catalogue.diagnostics, json);
-        if (catalogue.diagnostics.length) return 1;
+        if (errors) return 1;
         if (!json) io.stdout(`${catalogue.sites.length} sites, ${catalogue.bundles.length} bundles: configuration is valid\n`);
         return 0;
       }
       case "list": {
         onlyOptionsOfBuild(command, rest, values);
-        const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES, cwd: io.cwd });
-        if (catalogue.diagnostics.length) {
+        const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+        if (errorsIn(catalogue.diagnostics)) {
           if (json) io.stdout(`${JSON.stringify({ diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
           reportDiagnostics(io, catalogue.diagnostics, json);
           return 1;
         }
+        reportDiagnostics(io, catalogue.diagnostics, json);
         const rows = catalogue.sites.map((s) => {
           const bundles = catalogue.bundles.filter((b) => b.site === s.code);
           const modules = [...new Set(bundles.flatMap((b) => b.modules))].sort();
@@ -186,7 +193,13 @@ function onlyOptionsOfBuild(command: string, rest: string[], values: { shard?: s
     if (given) throw new UsageError(`${command} checks the whole catalogue: ${name} applies to build (and inspect) only`);
 }
 
-function finishBuild(io: CliIo, result: BuildResult, json: boolean): number {
+/** A folder as the user would type it: relative to where the command runs when inside it, else absolute. */
+function displayDir(cwd: string, dir: string): string {
+  const rel = relative(cwd, dir);
+  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? dir : rel;
+}
+
+function finishBuild(io: CliIo, result: BuildResult, json: boolean, outDir: string): number {
   if (json) {
     io.stdout(
       `${JSON.stringify(
@@ -206,7 +219,7 @@ function finishBuild(io: CliIo, result: BuildResult, json: boolean): number {
   }
   reportDiagnostics(io, result.diagnostics, json);
   if (!result.ok) {
-    if (!json) io.stderr(`build failed: dist/ was left as it was\n`);
+    if (!json) io.stderr(`${MESSAGES.buildLeftAsItWas(`${outDir}/`)}\n`);
     return result.exitCode;
   }
   if (!json) io.stdout(summaryTable(result));

@@ -5,7 +5,9 @@
 import type { z } from "zod";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPath } from "../diagnostics/diagnostic.js";
-import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { MESSAGES, type DiagnosticCode } from "../diagnostics/codes.js";
+import { isWarning } from "./parse.js";
+import { VARIABLE_NAMES, variableSuggestion } from "./schemas/rules.js";
 import { diagnosticAtOffset, offsetOf, type YamlSource } from "./yaml-source.js";
 
 type Issue = z.core.$ZodIssue;
@@ -98,7 +100,7 @@ const describe = (value: unknown): string => {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
-  return `${typeof value} ${String(value)}`;
+  return String(value);
 };
 
 function valueAt(data: unknown, path: ReadonlyArray<PropertyKey>): unknown {
@@ -122,7 +124,7 @@ export interface IssueContext {
 }
 
 /** Which source file a merged-config path came from (for merged validation). */
-export type SourcePicker = (path: ReadonlyArray<PropertyKey>) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> };
+export type SourcePicker = (path: ReadonlyArray<PropertyKey>, missing?: boolean) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> };
 
 /** The full key path in the file: the picker's own mapping, or prefix + path. */
 const inFile = (picked: ReturnType<SourcePicker>, path: ReadonlyArray<PropertyKey>) => picked.path ?? [...picked.prefix, ...path];
@@ -155,20 +157,23 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       }
       continue;
     }
-    const picked = pick(path);
+    const received = valueAt(ctx.data, path);
+    const picked = pick(path, received === undefined && issue.code === "invalid_type");
     const { source } = picked;
     const full = inFile(picked, path);
-    const received = valueAt(ctx.data, path);
     let code: DiagnosticCode;
     let message: string;
     switch (issue.code) {
       case "invalid_type":
         if (received === undefined) {
           code = "CONFIG_MISSING_KEY";
-          message = `missing required key "${String(path[path.length - 1] ?? "")}" (${issue.expected})`;
+          message = MESSAGES.missingKey(String(path[path.length - 1] ?? ""), issue.expected);
+        } else if (typeof received === "number" && !Number.isFinite(received)) {
+          code = "CONFIG_INVALID_VALUE";
+          message = MESSAGES.notFinite(Number.isNaN(received) ? ".nan" : received > 0 ? ".inf" : "-.inf");
         } else {
           code = "CONFIG_INVALID_TYPE";
-          message = `expected ${issue.expected}, got ${describe(received)}`;
+          message = MESSAGES.expectedType(issue.expected, describe(received));
         }
         break;
       case "too_small":
@@ -205,7 +210,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       case "invalid_key": {
         code = "CONFIG_INVALID_VALUE";
         const inner = (issue as typeof issue & { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? issue.message;
-        message = `name "${String(path[path.length - 1])}" ${inner}`;
+        const name = String(path[path.length - 1]);
+        message = path[path.length - 2] === "variables" ? MESSAGES.notAVariable(name, VARIABLE_NAMES, variableSuggestion(name)) : `name "${name}" ${inner}`;
         out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, "key"), formatPath(full)));
         continue;
       }
@@ -234,7 +240,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
     }
     // A problem with a whole mapping (a data element with no source, …) points at its name.
     const prefer = received !== null && typeof received === "object" && !Array.isArray(received) && typeof path[path.length - 1] === "string" ? "key" : "value";
-    out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, prefer), formatPath(full)));
+    const diagnostic = diagnosticAtOffset(source, code, message, offsetOf(source, full, prefer), formatPath(full));
+    out.push(isWarning(issue) ? { ...diagnostic, severity: "warning" } : diagnostic);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * file is collected; nothing stops at the first.
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 
 import { z } from "zod";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -15,6 +15,11 @@ import type { BundleConfig } from "./bundle-config.js";
 import { issuesToDiagnostics } from "./issues.js";
 import { checkRules } from "./rules-check.js";
 import { diagnosticAtOffset, hasPath, offsetOf, parseYamlSource, type YamlSource } from "./yaml-source.js";
+import { controlCharacterDiagnostics, decodeConfigText } from "./text-checks.js";
+import { mergeSettings } from "./merge.js";
+import { parseWithWarnings, type ParseContext } from "./parse.js";
+import { regexVerdict } from "./regex-safety.js";
+import { MESSAGES } from "../diagnostics/codes.js";
 
 export const ORG_FILE = "_org.yaml";
 
@@ -78,24 +83,11 @@ export interface LoadOptions {
   sitesDir: string;
   /** Module names the runtime registry offers. */
   moduleNames: readonly string[];
-  cwd?: string;
 }
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced. */
-export function mergeLayers(...layers: unknown[]): Plain {
-  const out: Plain = {};
-  for (const layer of layers) {
-    if (!isPlain(layer)) continue;
-    for (const [key, value] of Object.entries(layer)) {
-      if (value === undefined) continue;
-      out[key] = isPlain(value) && isPlain(out[key]) ? mergeLayers(out[key], value) : isPlain(value) ? mergeLayers(value) : value;
-    }
-  }
-  return out;
-}
 
 const SETTING_KEYS = Object.keys(SettingsSchema.shape);
 const pickSettings = (data: unknown): Plain => {
@@ -105,8 +97,11 @@ const pickSettings = (data: unknown): Plain => {
 };
 
 export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
-  const cwd = options.cwd ?? process.cwd();
-  const display = (abs: string) => relative(cwd, abs) || abs;
+  // Files are named from the catalogue's parent (sites/x.yaml), wherever the command runs.
+  const parent = dirname(options.sitesDir);
+  const display = (abs: string) => relative(parent, abs) || abs;
+  // Checks the schema runs through the parse context (they need Node).
+  const checks: ParseContext = { regexVerdict };
   const diagnostics: Diagnostic[] = [];
   const catalogue: Catalogue = { sitesDir: options.sitesDir, sites: [], bundles: [], diagnostics, files: [] };
 
@@ -118,22 +113,31 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     return catalogue;
   }
   // A name that cannot be read as a file (a folder called x.yaml, no permission) is reported, not thrown.
-  const read = await Promise.all(names.map((n) => readFile(join(options.sitesDir, n), "utf8").then((text) => ({ text }), (err: NodeJS.ErrnoException) => ({ error: err.code ?? err.message }))));
+  const read = await Promise.all(names.map((n) => readFile(join(options.sitesDir, n)).then((bytes) => ({ bytes }), (err: NodeJS.ErrnoException) => ({ error: err.code ?? err.message }))));
   names = names.filter((n, i) => {
     const r = read[i];
-    if ("text" in r) return true;
+    if ("bytes" in r) return true;
     diagnostics.push({ code: "CONFIG_UNREADABLE_FILE", message: `cannot read ${n} as a file (${r.error})`, severity: "error", file: display(join(options.sitesDir, n)) });
     return false;
   });
-  const texts = read.flatMap((r) => ("text" in r ? [r.text] : []));
-  names.forEach((n, i) => catalogue.files.push({ file: n, text: texts[i] }));
+  const bytes = read.flatMap((r) => ("bytes" in r ? [r.bytes] : []));
 
-  // Parse every file first (syntax errors of all files are reported together).
+  // Decode and parse every file first (syntax errors of all files are reported together).
   const sources = new Map<string, YamlSource>();
   names.forEach((name, i) => {
-    const { source, diagnostics: found } = parseYamlSource(display(join(options.sitesDir, name)), texts[i]);
+    const file = display(join(options.sitesDir, name));
+    const decoded = decodeConfigText(file, bytes[i]);
+    catalogue.files.push({ file: name, text: "text" in decoded ? decoded.text : bytes[i].toString("latin1") });
+    if ("diagnostic" in decoded) {
+      diagnostics.push(decoded.diagnostic);
+      return;
+    }
+    const { source, diagnostics: found } = parseYamlSource(file, decoded.text);
     diagnostics.push(...found);
-    if (found.length === 0) sources.set(name, source);
+    if (found.length) return;
+    sources.set(name, source);
+    // A control character is a value problem: reported, and the file is still checked.
+    diagnostics.push(...controlCharacterDiagnostics(source));
   });
 
   // The organisation file.
@@ -142,9 +146,9 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
     diagnostics.push({ code: "CONFIG_ORG_MISSING", message: `no ${ORG_FILE} in ${display(options.sitesDir)}`, severity: "error", file: display(join(options.sitesDir, ORG_FILE)) });
   } else if (sources.has(ORG_FILE)) {
     orgSource = sources.get(ORG_FILE)!;
-    const parsed = OrgFileSchema.safeParse(orgSource.data);
+    const parsed = parseWithWarnings(OrgFileSchema, orgSource.data, checks);
     if (parsed.success) catalogue.org = parsed.data;
-    else diagnostics.push(...issuesToDiagnostics(parsed.error.issues, () => ({ source: orgSource!, prefix: [] }), { schema: OrgFileSchema, moduleNames: options.moduleNames, data: orgSource.data }));
+    diagnostics.push(...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source: orgSource!, prefix: [] }), { schema: OrgFileSchema, moduleNames: options.moduleNames, data: orgSource.data }));
   }
 
   const siteNames = names.filter((n) => !n.startsWith("_"));
@@ -166,12 +170,17 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   const wildcards: Array<{ host: string; site: string; source: YamlSource; offset: number; path: string }> = [];
   /** Sites whose settings are checked after merging (valid or not: all problems at once). */
   const toResolve: Array<{ model: SiteModel; source: YamlSource; valid: boolean }> = [];
-  for (const name of siteNames) {
+  // The files that own their code claim their hosts first: a copied file is the one told that its hosts are taken.
+  const isCopy = (name: string) => {
+    const code = (sources.get(name)?.data as Plain | undefined)?.code;
+    return typeof code === "string" && ownerOf(code) !== name;
+  };
+  for (const name of [...siteNames].sort((a, b) => Number(isCopy(a)) - Number(isCopy(b)))) {
     const source = sources.get(name);
     if (!source) continue;
-    const parsed = SiteFileSchema.safeParse(source.data);
+    const parsed = parseWithWarnings(SiteFileSchema, source.data, checks);
     let ok = parsed.success;
-    if (!parsed.success) diagnostics.push(...issuesToDiagnostics(parsed.error.issues, () => ({ source, prefix: [] }), { schema: SiteFileSchema, moduleNames: options.moduleNames, data: source.data }));
+    diagnostics.push(...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source, prefix: [] }), { schema: SiteFileSchema, moduleNames: options.moduleNames, data: source.data }));
     // The cross-file checks still run when other parts of the file are wrong.
     const identity = parsed.success ? parsed.data : (SiteIdentitySchema.safeParse(source.data).data ?? salvageIdentity(source.data));
     if (!identity) continue;
@@ -204,8 +213,8 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
         if (host.startsWith("*.")) wildcards.push({ host, site: data.code, source, offset, path: `hosts.${env}[${i}]` });
         const first = hostOwner.get(host);
         if (first) {
-          const who = first.site === data.code ? "this site" : `site "${first.site}"`;
-          diagnostics.push(diagnosticAtOffset(source, "CONFIG_HOST_CONFLICT", `host "${host}" is already claimed by ${who} at ${first.file}:${first.line}:${first.column}`, offset, `hosts.${env}[${i}]`));
+          const who = first.file === source.file ? "this site" : `site "${first.site}"`;
+          diagnostics.push(diagnosticAtOffset(source, "CONFIG_HOST_CONFLICT", MESSAGES.hostTaken(host, who, `${first.file}:${first.line}:${first.column}`), offset, `hosts.${env}[${i}]`));
           ok = false;
         } else {
           const pos = source.lines.linePos(offset);
@@ -244,6 +253,7 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   if (orgSource) {
     const orgRaw = orgSource.data as Plain;
     const seen = new Set(diagnostics.map((d) => `${d.file}:${d.line}:${d.column}:${d.code}`));
+    const inSite = new Map<string, { diagnostic: Diagnostic; site: string; envs: EnvName[] }>();
     for (const { model: site, source, valid } of toResolve) {
       const siteRaw = source.data as Plain;
       for (const env of site.envs) {
@@ -254,95 +264,28 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
           { source, prefix: ["envs", env], data: pickSettings((siteRaw.envs as Plain | undefined)?.[env]) },
         ];
         const { merged, pick } = mergeSettings(layers);
-        const parsed = SettingsSchema.safeParse(merged);
-        const found = parsed.success
-          ? checkRules({ settings: parsed.data, enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]), pick, where: `${site.code}/${env}` })
-          : issuesToDiagnostics(parsed.error.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged }).map((d) =>
-              d.file === orgSource.file ? d : { ...d, message: `${d.message} (in ${site.code}/${env})` },
-            );
+        const parsed = parseWithWarnings(SettingsSchema, merged, checks);
+        const issues = issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged });
+        const found = parsed.success ? [...issues, ...checkRules({ settings: parsed.data, enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]), pick, where: `${site.code}/${env}` })] : issues;
         for (const d of found) {
           const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
+          const same = inSite.get(key);
+          // One problem of a site file shared by several environments: one diagnostic naming them all.
+          if (same && !same.envs.includes(env)) same.envs.push(env);
           if (seen.has(key)) continue;
           seen.add(key);
+          if (d.file !== orgSource.file && !parsed.success) inSite.set(key, { diagnostic: d, site: site.code, envs: [env] });
           diagnostics.push(d);
         }
-        if (!parsed.success || found.length) continue;
+        if (!parsed.success || found.some((d) => d.severity === "error")) continue;
         if (valid && catalogue.org) catalogue.bundles.push(toBundle(catalogue.org, site, env, parsed.data, layers));
       }
     }
+    for (const { diagnostic, site, envs } of inSite.values()) diagnostic.message += ` (in ${envs.map((e) => `${site}/${e}`).join(", ")})`;
   }
 
   catalogue.diagnostics = sortDiagnostics(diagnostics);
   return catalogue;
-}
-
-type Layer = { source: YamlSource; prefix: PropertyKey[]; data: unknown };
-
-/**
- * Merges the four layers of one site x environment. Objects merge key by
- * key; lists and values are replaced; except that rules and disabledRules
- * add up across layers and a data element replaces the same-named one whole.
- * The picker maps a path of the merged settings to the file and key path
- * that wrote it.
- */
-function mergeSettings(layers: Layer[]) {
-  const SPECIAL = ["rules", "disabledRules", "dataElements"];
-  const plain = layers.map((l) => Object.fromEntries(Object.entries((l.data ?? {}) as Plain).filter(([k]) => !SPECIAL.includes(k))));
-  const merged = withoutDisabledModules(mergeLayers(...plain));
-  const origins: Record<string, Array<{ layer: Layer; index: number }>> = { rules: [], disabledRules: [] };
-  for (const key of ["rules", "disabledRules"]) {
-    const all: unknown[] = [];
-    let invalid: unknown;
-    for (const layer of layers) {
-      const list = (layer.data as Plain | undefined)?.[key];
-      if (Array.isArray(list)) {
-        list.forEach((item, index) => {
-          all.push(item);
-          origins[key].push({ layer, index });
-        });
-      } else if (list !== undefined) invalid = list; // not a list: the schema reports it
-    }
-    merged[key] = invalid ?? all;
-  }
-  const elementOrigin: Record<string, Layer> = {};
-  const elements: Plain = {};
-  for (const layer of layers) {
-    const own = (layer.data as Plain | undefined)?.dataElements;
-    if (!isPlain(own)) continue;
-    for (const [name, element] of Object.entries(own)) {
-      elements[name] = element;
-      elementOrigin[name] = layer;
-    }
-  }
-  merged.dataElements = elements;
-  const pick = (path: ReadonlyArray<PropertyKey>): { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> } => {
-    const [head, index, ...rest] = path;
-    if ((head === "rules" || head === "disabledRules") && typeof index === "number" && origins[head][index]) {
-      const { layer, index: local } = origins[head][index];
-      return { source: layer.source, prefix: layer.prefix, path: [...layer.prefix, head, local, ...rest] };
-    }
-    if (head === "dataElements" && typeof index === "string" && elementOrigin[index]) {
-      const layer = elementOrigin[index];
-      return { source: layer.source, prefix: layer.prefix, path: [...layer.prefix, ...path] };
-    }
-    for (let len = path.length; len >= 1; len--) {
-      for (let i = layers.length - 1; i >= 0; i--) {
-        if (hasPath(layers[i].source, [...layers[i].prefix, ...path.slice(0, len)])) return layers[i];
-      }
-    }
-    // Set nowhere: a required organisation-wide default is missing.
-    return layers[0];
-  };
-  return { merged, pick };
-}
-
-/** A module switched off (enabled: false) needs no other settings. */
-function withoutDisabledModules(settings: Plain): Plain {
-  const modules = settings.modules;
-  if (!isPlain(modules)) return settings;
-  const kept: Plain = {};
-  for (const [name, value] of Object.entries(modules)) if (!(isPlain(value) && value.enabled === false)) kept[name] = value;
-  return { ...settings, modules: kept };
 }
 
 function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: Array<{ source: YamlSource; prefix: PropertyKey[] }>): ResolvedBundle {

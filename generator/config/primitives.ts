@@ -6,17 +6,15 @@ import { z } from "zod";
 import { parse as parseSelector } from "css-what";
 import { CONSENT_CATEGORIES, ENV_NAMES } from "./constants.js";
 import { selectorProblem } from "./selector-check.js";
+import { codeIssue, parseContext, warningsMuted } from "./parse.js";
+import { looksSlashWrapped } from "./regex-literal.js";
+import { MESSAGES } from "../diagnostics/codes.js";
 
 export const EnvNameSchema = z.enum(ENV_NAMES);
 export type EnvName = z.infer<typeof EnvNameSchema>;
 
 export const ConsentCategorySchema = z.enum(CONSENT_CATEGORIES);
 export type ConsentCategory = z.infer<typeof ConsentCategorySchema>;
-
-/** Marks a custom issue with one of our diagnostic codes (see diagnostics/codes.ts). */
-function codeIssue(code: string, message: string) {
-  return { code: "custom" as const, message, params: { code } };
-}
 
 export const RegexString = z
   .string()
@@ -25,7 +23,13 @@ export const RegexString = z
       new RegExp(src);
     } catch (err) {
       ctx.addIssue(codeIssue("CONFIG_INVALID_REGEX", `invalid regular expression /${src}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`));
+      return;
     }
+    const verdict = parseContext().regexVerdict?.(src) ?? { kind: "safe" };
+    if (verdict.kind === "unsafe") ctx.addIssue(codeIssue("CONFIG_UNSAFE_REGEX", MESSAGES.unsafeRegex(src, verdict.growth, verdict.attack)));
+    if (warningsMuted()) return;
+    if (verdict.kind === "unchecked") ctx.addIssue(codeIssue("CONFIG_REGEX_UNCHECKED", MESSAGES.uncheckedRegex(src, verdict.reason), "warning"));
+    if (looksSlashWrapped(src)) ctx.addIssue(codeIssue("CONFIG_REGEX_SLASHES", MESSAGES.slashWrapped(src), "warning"));
   })
   .describe("A JavaScript regular expression source (no slashes).");
 

@@ -4,7 +4,7 @@
  */
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, visit, type Document, type Node } from "yaml";
 import { codeFrame, type Diagnostic } from "../diagnostics/diagnostic.js";
-import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { MESSAGES, type DiagnosticCode } from "../diagnostics/codes.js";
 
 export interface YamlSource {
   /** Path as shown to people (relative to the working directory). */
@@ -20,11 +20,8 @@ export function parseYamlSource(file: string, text: string): { source: YamlSourc
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
   const source: YamlSource = { file, text, doc, lines, data: undefined };
-  const diagnostics: Diagnostic[] = [];
-  for (const err of doc.errors) {
-    const code: DiagnosticCode = err.code === "DUPLICATE_KEY" ? "YAML_DUPLICATE_KEY" : "YAML_SYNTAX";
-    diagnostics.push(diagnosticAtOffset(source, code, err.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, err.pos[0], err.message)));
-  }
+  const diagnostics = syntaxDiagnostics(source);
+  if (diagnostics.length === 0) diagnostics.push(...mergeKeyDiagnostics(source));
   if (diagnostics.length === 0) {
     try {
       source.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
@@ -33,6 +30,59 @@ export function parseYamlSource(file: string, text: string): { source: YamlSourc
     }
   }
   return { source, diagnostics };
+}
+
+/**
+ * The parser's errors. Duplicate keys are all reported; of real syntax
+ * errors only the first, since the parser's guesses after it (a dozen
+ * "implicit keys" errors after one unclosed bracket) are noise.
+ */
+function syntaxDiagnostics(source: YamlSource): Diagnostic[] {
+  const { doc, text } = source;
+  const first = doc.errors.filter((e) => e.code !== "DUPLICATE_KEY").sort((a, b) => a.pos[0] - b.pos[0])[0];
+  if (first) {
+    if (first.code === "MULTIPLE_DOCS") return [diagnosticAtOffset(source, "YAML_SYNTAX", MESSAGES.multipleDocuments(), first.pos[0])];
+    if (first.code === "BLOCK_AS_IMPLICIT_KEY" || first.code === "MULTILINE_IMPLICIT_KEY") {
+      const key = overIndentedKey(text, first.pos[0]);
+      if (key) return [diagnosticAtOffset(source, "YAML_SYNTAX", MESSAGES.overIndented(key.name), key.offset)];
+    }
+    return [diagnosticAtOffset(source, "YAML_SYNTAX", first.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, first.pos[0], first.message))];
+  }
+  return doc.errors.map((err) => diagnosticAtOffset(source, "YAML_DUPLICATE_KEY", err.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, err.pos[0], err.message)));
+}
+
+/**
+ * `spa: false` followed by a more indented `internal: false` reads, to
+ * YAML, as one plain value spanning two lines that is then used as a key.
+ * The mistake is the indentation of the second line: its key and offset.
+ */
+export function overIndentedKey(text: string, offset: number): { name: string; offset: number } | undefined {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const indent = /^ */.exec(text.slice(lineStart))![0].length;
+  let next = text.indexOf("\n", offset);
+  while (next >= 0) {
+    const start = next + 1;
+    const end = text.indexOf("\n", start);
+    const line = text.slice(start, end < 0 ? undefined : end).replace(/\r$/, "");
+    if (line.trim() === "" || /^\s*#/.test(line)) {
+      next = end;
+      continue;
+    }
+    const m = /^( +)([^\s#:][^:#]*?):(?:\s|$)/.exec(line);
+    return m && m[1].length > indent ? { name: m[2].trim(), offset: start + m[1].length } : undefined;
+  }
+  return undefined;
+}
+
+/** YAML merge keys (`<<: *base`): one diagnostic at each. */
+function mergeKeyDiagnostics(source: YamlSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(source.doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && pair.key.value === "<<" && pair.key.type === "PLAIN" && pair.key.range) out.push(diagnosticAtOffset(source, "YAML_MERGE_KEY", MESSAGES.mergeKey(), pair.key.range[0]));
+    },
+  });
+  return out;
 }
 
 /** Alias expansions allowed per file (a guard against a "billion laughs" file). */

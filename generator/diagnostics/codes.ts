@@ -5,6 +5,8 @@
 export const DIAGNOSTIC_CODES = {
   YAML_SYNTAX: "The file is not valid YAML.",
   YAML_DUPLICATE_KEY: "A mapping has the same key twice.",
+  YAML_INVALID_ENCODING: "The file is not valid UTF-8 (reported at the first bad byte).",
+  YAML_MERGE_KEY: "A YAML merge key (<<: *anchor), which the configuration does not support.",
   CONFIG_UNKNOWN_KEY: "A key the schema does not know (a typo, usually).",
   CONFIG_UNKNOWN_MODULE: "A module name that is not in runtime-modules/registry.ts.",
   CONFIG_UNKNOWN_ENV: "An environment name outside dev, qa, uat, perf, prod, oat, nonprod, prev.",
@@ -13,6 +15,10 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_INVALID_VALUE: "A value outside the allowed set or format.",
   CONFIG_OUT_OF_RANGE: "A number or list outside its allowed range.",
   CONFIG_INVALID_REGEX: "A regular expression that does not compile.",
+  CONFIG_UNSAFE_REGEX: "A regular expression that can backtrack catastrophically (exponential time, or polynomial of degree 3 or more): it runs in the visitor's browser against every URL and host.",
+  CONFIG_REGEX_SLASHES: "Warning: a regular expression written as a JavaScript literal (/…/i): the slashes and flags are matched as text.",
+  CONFIG_REGEX_UNCHECKED: "Warning: a regular expression the ReDoS checker could not finish with (too complex, or the check timed out).",
+  CONFIG_CONTROL_CHARACTER: "A string holds a control character (NUL, escape, a line break, …); only tab is allowed.",
   CONFIG_INVALID_SELECTOR: "A CSS selector that does not parse, or that browsers reject (jQuery pseudo-classes such as :contains, a trailing combinator, #1abc).",
   CONFIG_DUPLICATE_SITE: "Two files declare the same site code.",
   CONFIG_CODE_MISMATCH: "A site file's code differs from its file name.",
@@ -44,3 +50,48 @@ export const DIAGNOSTIC_CODES = {
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** How messages name the types zod reports (its `expected`): words a person can act on, not zod's. */
+const TYPE_WORDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  bigint: "a whole number",
+  boolean: "true or false",
+  array: "a list",
+  tuple: "a list",
+  object: "a mapping",
+  record: "a mapping",
+  map: "a mapping",
+  null: "null",
+};
+export const typeWords = (expected: string): string => TYPE_WORDS[expected] ?? expected;
+
+const CONTROL_NAMES: Record<number, string> = { 0: "NUL", 8: "backspace", 10: "line break", 11: "vertical tab", 12: "form feed", 13: "carriage return", 27: "escape", 127: "DEL" };
+const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/**
+ * The wording of messages that would otherwise be a library's (zod's, the
+ * YAML parser's) or that several call sites share. Keep them in one voice:
+ * what is wrong, then what to do.
+ */
+export const MESSAGES = {
+  invalidUtf8: (byte: number) => `the file is not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} here is not part of a UTF-8 character (save the file as UTF-8)`,
+  controlCharacter: (c: number) => `a string holds the control character ${codePoint(c)}${CONTROL_NAMES[c] ? ` (${CONTROL_NAMES[c]})` : ""}: only tab is allowed in configuration strings`,
+  multipleDocuments: () => `a second YAML document starts here: a configuration file holds one document (remove this "---" line, or move what follows into a file of its own)`,
+  mergeKey: () =>
+    `YAML merge keys (<<) are not supported: write settings every environment shares once at the top level of the file and only what differs under envs.ENV; settings every site shares go in _org.yaml`,
+  overIndented: (key: string) => `All mapping items must start at the same column: "${key}" is indented more than the key above it`,
+  expectedType: (expected: string, got: string) => `expected ${typeWords(expected)}, got ${got}`,
+  missingKey: (key: string, expected: string) => `missing required key "${key}" (${typeWords(expected)})`,
+  notFinite: (yaml: string) => `expected a finite number, got ${yaml}`,
+  notAVariable: (key: string, names: readonly string[], suggestion?: string) =>
+    `"${key}" is not an analytics variable${suggestion ? ` (did you mean "${suggestion}"?)` : ""}: variables are ${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`,
+  hostTaken: (host: string, owner: string, at: string) => `host "${host}" is already claimed by ${owner} at ${at}`,
+  unsafeRegex: (src: string, growth: string, attack: string) =>
+    `regular expression /${src}/ backtracks catastrophically (${growth}) on inputs such as ${JSON.stringify(attack)}: it runs in visitors' browsers against every URL and host, so rewrite it without nested or overlapping repetition (e.g. (a+)+ as a+)`,
+  uncheckedRegex: (src: string, reason: string) => `regular expression /${src}/ could not be checked for catastrophic backtracking (${reason}): simplify it if you can`,
+  slashWrapped: (src: string) =>
+    `regular expression "${src}" is written as a JavaScript literal: the slashes${/\/[a-z]+$/.test(src) ? " and flags" : ""} are matched as text, so it likely never matches (write the pattern alone, without slashes)`,
+  buildLeftAsItWas: (dir: string) => `build failed: ${dir} was left as it was`,
+} as const;

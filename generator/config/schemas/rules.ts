@@ -145,7 +145,19 @@ const step = {
   timeout: z.number().int().min(100).max(60000).optional().describe("Milliseconds before the step counts as timed out (default timing.ruleTimeout, 2000)."),
   waitBeforeNext: z.boolean().default(false).describe("Block the rest of this rule until this action settles or times out."),
 };
-const Variables = z.record(z.string().regex(/^(eVar\d{1,3}|prop\d{1,2}|events|channel|campaign|pageName|server|list\d)$/, { message: "analytics variables are eVarN, propN, events, channel, campaign, pageName, server or listN" }), z.string());
+/** The analytics variables a rule may set, as messages name them. */
+export const VARIABLE_NAMES = ["eVarN", "propN", "listN", "events", "channel", "campaign", "pageName", "server"] as const;
+const VARIABLE = /^(eVar\d{1,3}|prop\d{1,2}|events|channel|campaign|pageName|server|list\d)$/;
+const Variables = z.record(z.string().regex(VARIABLE, { message: "is not an analytics variable" }), z.string());
+
+/** The variable a mistyped name most likely means: the same name in the right case (evar30: eVar30, pagename: pageName). */
+export function variableSuggestion(name: string): string | undefined {
+  for (const fixed of VARIABLE_NAMES) {
+    const candidate = fixed.endsWith("N") && new RegExp(`^${fixed.slice(0, -1)}(\\d+)$`, "i").test(name) ? fixed.slice(0, -1) + name.slice(fixed.length - 1) : fixed.toLowerCase() === name.toLowerCase() ? fixed : undefined;
+    if (candidate && VARIABLE.test(candidate)) return candidate;
+  }
+  return undefined;
+}
 
 export const RuleActionSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("sendPageView"), name: z.string().optional().describe("Page name (tokens allowed)."), variables: Variables.optional(), ...step }).describe("Send a page view."),

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -67,6 +68,44 @@ describe("the sitetags CLI", () => {
       for (const key of ["file", "line", "column", "code", "message", "path"]) expect(d).toHaveProperty(key);
     }
     expect(parsed.diagnostics[1]).toMatchObject({ code: "CONFIG_UNKNOWN_KEY", path: "spaa", column: 1 });
+  });
+
+  it('"Headlines name the path relative to the catalogue\'s parent, sites/x.yaml, wherever the command runs"', () => {
+    const root = tempDir("parent");
+    const sites = join(root, "sites");
+    cpSync(badCatalogue(), sites, { recursive: true });
+    for (const cwd of [tmpdir(), REPO, sites]) {
+      const r = cli(["validate", "--sites", sites], cwd);
+      expect(r.code).toBe(1);
+      const files = r.stderr.split("\n").filter((l) => / error [A-Z_]+: /.test(l)).map((l) => l.split(":")[0]);
+      expect(files, cwd).toEqual(["sites/clep.yaml", "sites/go.yaml"]);
+    }
+  });
+
+  it('"A failed build with --out elsewhere" names that folder, not dist/', () => {
+    const root = tempDir("elsewhere");
+    const r = cli(["build", "--sites", badCatalogue(), "--out", join(root, "out")], root);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\nbuild failed: out\/ was left as it was\n/);
+    expect(r.stderr).not.toMatch(/dist\//);
+  });
+
+  it('a warning "prints, does not fail validate, and appears in --json with a severity field"', () => {
+    const sites = copyCatalogue();
+    const org = readFileSync(join(sites, "_org.yaml"), "utf8");
+    const wrapped = org.replace('- { pattern: "-dev\\\\.kiwi\\\\.example$", env: dev }', '- { pattern: "/-dev\\\\.kiwi\\\\.example$/i", env: dev }');
+    expect(wrapped).not.toBe(org);
+    writeFileSync(join(sites, "_org.yaml"), wrapped);
+    const r = cli(["validate", "--sites", sites]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/configuration is valid/);
+    expect(r.stderr).toMatch(/_org\.yaml:\d+:\d+ warning CONFIG_REGEX_SLASHES: /);
+    expect(r.stderr).toMatch(/\n1 warning\n$/);
+    const json = cli(["validate", "--json", "--sites", sites]);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.ok).toBe(true);
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ code: "CONFIG_REGEX_SLASHES", severity: "warning", path: "envFallback[1].pattern" })]);
   });
 
   it("--json output larger than a pipe's buffer reaches a slow reader whole (the CLI exits only once stdout is flushed)", () => {
