@@ -149,6 +149,8 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     if (requestKind === "edge") {
       record.body = body.subarray(0, MAX_BODY).toString("utf8");
       record.edgeMode = edgeMode;
+      const unloadOf = /(?:^|;\s*)__sitetags_preview_unload=([^;]+)/.exec(header(req, "cookie") ?? "")?.[1];
+      if (unloadOf) record.unloadOf = unloadOf;
     }
     const started = performance.now();
     let done = false;

@@ -4,13 +4,23 @@ import { Actions } from "./components/Actions";
 import { Controls } from "./components/Controls";
 import { Inspector } from "./components/Inspector";
 import { normalizeConfig, type PreviewConfig } from "./lib/bundle-config";
-import { decodeState, encodeState, type PreviewState } from "./lib/state";
+import type { Entry } from "./lib/protocol";
+import { decodeState, encodeState, fullAddress, unappliedFields, type PreviewState } from "./lib/state";
 import { useSession } from "./useSession";
 
 /** Picks a bundle for the state: the chosen site and environment, else the first bundle there is. */
 function chooseBundle(catalogue: Catalogue, state: PreviewState): CatalogueBundle | undefined {
   const list = catalogue.bundles.filter((b) => b.dist === state.dist);
   return list.find((b) => b.site === state.site && b.env === state.env) ?? list.find((b) => b.site === state.site) ?? list[0];
+}
+
+/** The document the frame shows now (navigation inside the page included). */
+function lastPage(entries: readonly Entry[]): Extract<Entry, { kind: "page" }> | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.kind === "page") return e;
+  }
+  return undefined;
 }
 
 export function App() {
@@ -32,12 +42,17 @@ export function App() {
     if (bundle && (bundle.site !== state.site || bundle.env !== state.env)) setState((s) => ({ ...s, site: bundle.site, env: bundle.env }));
   }, [bundle, state.site, state.env]);
 
-  // The URL holds the whole state (replace: typing in a field is not a history step).
+  // What is on screen: the state of the last Load. The URL holds it (and the open tab), not the controls'
+  // unapplied changes, so a copied link reproduces what QA sees (replace: not a history step).
+  const [applied, setApplied] = useState<PreviewState | undefined>();
+  const shown = applied ? { ...applied, tab: state.tab } : state;
+  const shownQuery = encodeState(shown);
+  const shownUrl = `${location.origin}${location.pathname}${shownQuery ? `?${shownQuery}` : ""}`;
   useEffect(() => {
-    const query = encodeState(state);
-    const url = `${location.pathname}${query ? `?${query}` : ""}`;
+    const url = `${location.pathname}${shownQuery ? `?${shownQuery}` : ""}`;
     if (url !== `${location.pathname}${location.search}`) history.replaceState(null, "", url);
-  }, [state]);
+  }, [shownQuery]);
+  const unapplied = unappliedFields(applied, state);
 
   useEffect(() => {
     if (!bundle || bundle.key === configKey) return;
@@ -58,9 +73,26 @@ export function App() {
 
   const ready = !!bundle && !!config && configKey === bundle.key;
   const load = useCallback(() => {
-    if (!bundle || !config) return;
-    session.load(state, bundle, config).catch((e: Error) => setError(e.message));
-  }, [bundle, config, state, session]);
+    if (!bundle || !config || !catalogue) return;
+    void (async () => {
+      // A full address in Free path opens that address: the bundle of its host when the catalogue has one.
+      const full = fullAddress(state.path);
+      const target = full ? catalogue.bundles.find((b) => b.dist === state.dist && b.host === full.host) : undefined;
+      if (full && target && target.key !== bundle.key) {
+        const r = await api.bundle(target.key);
+        if (!r.config) throw new Error(`${target.key}: ${r.problem ?? "no config in the bundle"}`);
+        const next = { ...state, site: target.site, env: target.env, path: full.path };
+        setState(next);
+        setApplied(next);
+        await session.load(next, target, normalizeConfig(r.config));
+        return;
+      }
+      const next = full && target ? { ...state, path: full.path } : state;
+      if (next !== state) setState(next);
+      setApplied(next);
+      await session.load(next, full && !target ? { key: bundle.key, host: full.host } : bundle, config);
+    })().catch((e: Error) => setError(e.message));
+  }, [bundle, config, catalogue, state, session]);
 
   // Load once when the app opens with a bundle chosen (a shared link reproduces the case at once).
   const [autoLoaded, setAutoLoaded] = useState(false);
@@ -94,7 +126,7 @@ export function App() {
       </header>
       <aside className="controls">
         {catalogue ? (
-          <Controls catalogue={catalogue} state={state} update={update} bundle={bundle} config={config} onLoad={load} ready={ready} stale={stale} />
+          <Controls catalogue={catalogue} state={state} update={update} bundle={bundle} config={config} onLoad={load} ready={ready} stale={stale} unapplied={unapplied} link={shownUrl} />
         ) : (
           <p className="muted">{error ? "The catalogue did not load." : "Loading the catalogue…"}</p>
         )}
@@ -102,7 +134,7 @@ export function App() {
       <section className="stage">
         <Actions session={session} config={config} state={state} />
         <div className="addressbar" data-testid="page-url">
-          {session.page ? session.page.src : "No page loaded yet"}
+          {session.page ? (lastPage(session.entries)?.href ?? session.page.src) : "No page loaded yet"}
         </div>
         {session.page ? (
           <iframe

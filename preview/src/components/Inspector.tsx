@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import type { CatalogueBundle } from "../api";
-import { PUSH_TEMPLATES } from "../event-docs";
+import { pushTemplates } from "../event-docs";
 import { groupBeacons } from "../lib/beacons";
 import type { PreviewConfig } from "../lib/bundle-config";
 import { allows, consentView } from "../lib/consent";
@@ -9,9 +9,10 @@ import { computedState, pushesOf } from "../lib/data-layer";
 import { logRows } from "../lib/log";
 import type { Entry, PageSnapshot } from "../lib/protocol";
 import { groupRuleFirings } from "../lib/rules";
-import { makeSession, type Session } from "../lib/session";
+import { makeSession, parseSession, type Session } from "../lib/session";
 import type { PreviewState } from "../lib/state";
 import { computeTags, consentOnPage } from "../lib/tags";
+import { settleFirings } from "../lib/verdicts";
 import { identityView } from "../lib/visitor";
 import type { LoadedPage } from "../useSession";
 import { BeaconsPanel } from "./panels/Beacons";
@@ -25,6 +26,30 @@ import { RulesPanel } from "./panels/Rules";
 import { SessionPanel } from "./panels/Session";
 import { TagsPanel } from "./panels/Tags";
 
+const KEPT_KEY = "sitetags-preview:kept-sessions";
+
+/** Kept sessions survive a reload (local storage of the preview's origin). */
+function loadKept(): Session[] {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEPT_KEY) ?? "[]") as unknown;
+    return Array.isArray(list) ? list.flatMap((s) => { try { return [parseSession(JSON.stringify(s))]; } catch { return []; } }) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Stores the kept sessions; when they do not fit, the oldest go first. */
+function storeKept(list: Session[]): void {
+  for (let from = 0; from <= list.length; from++) {
+    try {
+      localStorage.setItem(KEPT_KEY, JSON.stringify(list.slice(from)));
+      return;
+    } catch {
+      // Over the quota: drop the oldest and try again.
+    }
+  }
+}
+
 interface Props {
   entries: Entry[];
   config?: PreviewConfig;
@@ -37,7 +62,11 @@ interface Props {
 
 export function Inspector({ entries, config, bundle, state, update, page, push }: Props) {
   const [now, setNow] = useState(() => Date.now());
-  const [saved, setSaved] = useState<Session[]>([]);
+  const [saved, setSavedState] = useState<Session[]>(loadKept);
+  const setSaved = (list: Session[]) => {
+    setSavedState(list);
+    storeKept(list);
+  };
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -48,9 +77,11 @@ export function Inspector({ entries, config, bundle, state, update, page, push }
   const beacons = useMemo(() => groupBeacons(entries), [entries]);
   const firings = useMemo(() => groupRuleFirings(entries, config?.rules), [entries, config]);
   const tags = useMemo(() => computeTags(entries, firings, config), [entries, firings, config]);
+  const settled = useMemo(() => settleFirings(firings, entries, beacons, tags, config), [firings, entries, beacons, tags, config]);
   const pushes = useMemo(() => pushesOf(entries), [entries]);
   const dlState = useMemo(() => computedState(pushesOf(entries, lastPage)), [entries, lastPage]);
   const logs = useMemo(() => logRows(entries), [entries]);
+  const templates = useMemo(() => pushTemplates(config), [config]);
   const cookies = useMemo(() => cookieWrites(entries), [entries]);
   const jar = useMemo(() => latestJar(entries), [entries]);
   const snapshot = useMemo(() => [...entries].reverse().find((e): e is Extract<Entry, { kind: "snapshot" }> => e.kind === "snapshot")?.snapshot as PageSnapshot | undefined, [entries]);
@@ -98,13 +129,13 @@ export function Inspector({ entries, config, bundle, state, update, page, push }
       </nav>
       <div className="panel" role="tabpanel" data-testid={`panel-${tab}`}>
         {tab === "beacons" && <BeaconsPanel groups={beacons} start={start} now={now} />}
-        {tab === "rules" && <RulesPanel firings={firings} start={start} consentNote={(c) => (c && config && !allows(c, consentNow.groups, config) ? `waiting for ${c} consent` : undefined)} />}
+        {tab === "rules" && <RulesPanel firings={settled} start={start} consentNote={(c) => (c && config && !allows(c, consentNow.groups, config) ? `waiting for ${c} consent` : undefined)} />}
         {tab === "tags" && <TagsPanel tags={tags} start={start} />}
         {tab === "consent" && (
           <ConsentPanel consent={consent} identity={identity} entries={entries} start={start} />
         )}
         {tab === "cookies" && <CookiesPanel writes={cookies} jar={jar} start={start} />}
-        {tab === "datalayer" && <DataLayerPanel pushes={pushes} state={dlState} templates={PUSH_TEMPLATES} name={config?.dataLayerName ?? "kiwiDataLayer"} start={start} onPush={push ?? (async () => ({ ok: false, error: "no page" }))} />}
+        {tab === "datalayer" && <DataLayerPanel pushes={pushes} state={dlState} templates={templates} name={config?.dataLayerName ?? "kiwiDataLayer"} start={start} onPush={push ?? (async () => ({ ok: false, error: "no page" }))} />}
         {tab === "log" && <LogPanel rows={logs} problems={problems} start={start} />}
         {tab === "bundle" && <BundlePanel bundle={bundle} config={config} boot={boot?.kind === "monitor" ? boot.event : undefined} snapshot={snapshot} />}
         {tab === "events" && <EventsPanel entries={entries} start={start} />}

@@ -17,7 +17,7 @@ export function BeaconsPanel({ groups, start, now }: { groups: BeaconGroup[]; st
       {groups.map((g) => {
         const status = settleStatus(g, now);
         return (
-          <details key={g.key} className={`card beacon status-${status.replace(/ /g, "-")}`} data-testid="beacon-row" data-event-type={g.decoded.eventType ?? ""} data-page-name={g.decoded.pageName ?? ""} data-name={g.decoded.interaction?.name ?? ""} data-link-type={g.decoded.interaction?.type ?? ""} data-status={status}>
+          <details key={g.key} className={`card beacon status-${status.replace(/ /g, "-")}`} data-testid="beacon-row" data-event-type={g.decoded.eventType ?? ""} data-page-name={g.decoded.pageName ?? ""} data-name={g.decoded.interaction?.name ?? ""} data-link-type={g.decoded.interaction?.type ?? ""} data-status={status} data-page={g.page} data-unload={g.unload ? "true" : "false"} data-request-id={g.requestId ?? ""}>
             <summary>
               <span className="time">{since(g.at, start)}</span>
               <b>{eventTypeLabel(g.decoded.eventType, g.decoded.action)}</b>
@@ -25,6 +25,7 @@ export function BeaconsPanel({ groups, start, now }: { groups: BeaconGroup[]; st
               <span className={`pill ${status === "ok" ? "ok" : status === "waiting" ? "" : "bad"}`}>{status}</span>
               {g.retries > 0 && <span className="pill warn">{g.retries} retr{g.retries === 1 ? "y" : "ies"}</span>}
               {g.page > 1 && <span className="pill">page {g.page}</span>}
+              {g.unload && <span className="pill warn" title="sent while its page unloaded (pagehide)">unload · page {g.page}</span>}
             </summary>
             <table className="kv">
               <tbody>

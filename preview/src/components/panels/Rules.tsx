@@ -1,8 +1,9 @@
-import { firingCounts, type RuleFiring } from "../../lib/rules";
+import { firingCounts } from "../../lib/rules";
+import type { SettledFiring } from "../../lib/verdicts";
 import { Empty, since } from "../JsonTree";
 
 /** Which rules fired on which event, each condition's result and each action's outcome. */
-export function RulesPanel({ firings, start, consentNote }: { firings: RuleFiring[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
+export function RulesPanel({ firings, start, consentNote }: { firings: SettledFiring[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
   if (!firings.length) return <Empty>No rule has been triggered yet.</Empty>;
   const counts = firingCounts(firings);
   return (
@@ -45,9 +46,11 @@ export function RulesPanel({ firings, start, consentNote }: { firings: RuleFirin
                 {f.actions.map((a) => {
                   const waiting = a.outcome === "pending" || a.outcome === "timed out" ? consentNote(a.consent) : undefined;
                   return (
-                    <li key={a.index} className={`result-${a.outcome.replace(/ /g, "-")}`} data-testid="action" data-outcome={a.outcome}>
+                    <li key={a.index} className={`result-${a.outcome.replace(/ /g, "-")}`} data-testid="action" data-outcome={a.outcome} data-type={a.type}>
                       <span className="pill">{a.outcome}</span> <code>{a.type}</code> {a.summary}
                       {a.at !== undefined && <span className="muted"> · {since(a.at, start)}</span>}
+                      {a.evidence && <span className="muted small"> · {a.evidence}</span>}
+                      {a.reported && <span className="muted small"> · the runtime reported “{a.reported}”</span>}
                       {waiting && <span className="warn-text"> · {waiting}</span>}
                     </li>
                   );
