@@ -18,14 +18,15 @@
  * startPreview() and pass a dist and port 0.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import type { NetworkKind, NetworkRecord } from "../src/lib/protocol";
 import { HOP_PARAM } from "../src/lib/state";
-import { APP_DIST, ensureAppBuilt, REPO_DIR } from "./app-build";
+import { ensureAppBuilt, REPO_DIR } from "./app-build";
+import { createStaticFiles, TYPES } from "./static-files";
 import { previewCertificate } from "./certs";
 import { DistSet, type DistSource, type LoadedBundle } from "./dists";
 import { EDGE_MODES, edgeAnswer, type EdgeMode } from "./edge";
@@ -64,15 +65,6 @@ export interface PreviewServer {
 
 const MAX_RECORDS = 5000;
 const MAX_BODY = 256 * 1024;
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".json": "application/json",
-  ".ico": "image/x-icon",
-};
 /** The consent banner SDK's stand-in: no UI; on load it calls OptanonWrapper when a choice is on record, as the real SDK does. */
 const BANNER_STUB = `(function () {
   if (typeof window.OnetrustActiveGroups === "string" && typeof window.OptanonWrapper === "function") {
@@ -96,6 +88,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   const previewHost = `preview.${apex}`;
   const cdnHost = `cdn.${apex}`;
 
+  const files = createStaticFiles();
   const records: NetworkRecord[] = [];
   const clients = new Set<ServerResponse>();
   const stages = new Map<string, { key?: string; csp: CspMode }>();
@@ -342,17 +335,16 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       return;
     }
     if (p.startsWith("/api/")) return json(404, { error: `no API ${p}` });
-    return serveStatic(res, p);
+    // The guide the first screen links to (docs/preview.md and its screenshots).
+    const doc = files.doc(p);
+    if (doc) return send(res, doc.status, doc.headers, doc.body);
+    return serveStatic(req, res, p);
   }
 
-  function serveStatic(res: ServerResponse, path: string) {
-    if (!existsSync(join(APP_DIST, "index.html")))
-      return send(res, 503, { "content-type": TYPES[".html"] }, renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"));
-    const rel = normalize(decodeURIComponent(path)).replace(/^([/\\])+/, "");
-    let file = join(APP_DIST, rel);
-    if (!file.startsWith(APP_DIST) || !existsSync(file) || rel === "" || rel.endsWith("/")) file = join(APP_DIST, "index.html");
-    const immutable = rel.startsWith("assets/");
-    send(res, 200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-store" }, readFileSync(file));
+  function serveStatic(req: IncomingMessage, res: ServerResponse, path: string) {
+    const file = files.app(path, header(req, "accept-encoding") ?? "");
+    if (!file) return send(res, 503, { "content-type": TYPES[".html"] }, renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"));
+    send(res, file.status, file.headers, file.body);
   }
 
   function helpPage() {

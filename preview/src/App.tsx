@@ -3,15 +3,17 @@ import { api, type Catalogue, type CatalogueBundle } from "./api";
 import { Actions } from "./components/Actions";
 import { Controls } from "./components/Controls";
 import { Inspector } from "./components/Inspector";
-import { normalizeConfig, type PreviewConfig } from "./lib/bundle-config";
+import { normalizeConfig, type PreviewConfig, type RuleSpec } from "./lib/bundle-config";
 import type { Entry } from "./lib/protocol";
 import { decodeState, encodeState, fullAddress, unappliedFields, type PreviewState } from "./lib/state";
 import { useSession } from "./useSession";
 
 /** Picks a bundle for the state: the chosen site and environment, else the first bundle there is. */
 function chooseBundle(catalogue: Catalogue, state: PreviewState): CatalogueBundle | undefined {
+  // Nothing is chosen (or loaded) until QA picks a site or the URL names one.
+  if (!state.site) return undefined;
   const list = catalogue.bundles.filter((b) => b.dist === state.dist);
-  return list.find((b) => b.site === state.site && b.env === state.env) ?? list.find((b) => b.site === state.site) ?? list[0];
+  return list.find((b) => b.site === state.site && b.env === state.env) ?? list.find((b) => b.site === state.site);
 }
 
 /** The document the frame shows now (navigation inside the page included). */
@@ -21,6 +23,26 @@ function lastPage(entries: readonly Entry[]): Extract<Entry, { kind: "page" }> |
     if (e.kind === "page") return e;
   }
   return undefined;
+}
+
+/** What to do, before anything is loaded. */
+function FirstScreen({ chosen }: { chosen: boolean }) {
+  return (
+    <div className="page empty first-screen" data-testid="first-screen">
+      <div>
+        <h2>Check what a bundle does on a page</h2>
+        <ol>
+          <li className={chosen ? "done" : ""}>Choose a <b>site</b> and an <b>environment</b> (left): any bundle of the manifest.</li>
+          <li>Choose the <b>page</b>, the <b>visitor</b> and their <b>consent</b>.</li>
+          <li>Press <b>Load page</b>: the page opens here, on the site's own host, with that bundle.</li>
+          <li>Act on the page (the bar above) and read the <b>inspector</b>: beacons, rules, tags, consent, the timeline.</li>
+        </ol>
+        <p>
+          <a href="/docs/preview.md" target="_blank" rel="noreferrer" data-testid="docs-link">How the preview works (docs/preview.md)</a>
+        </p>
+      </div>
+    </div>
+  );
 }
 
 export function App() {
@@ -71,6 +93,18 @@ export function App() {
     };
   }, [bundle, configKey]);
 
+  // The site's other environments' rules: a rule they carry and this bundle does not is off here (Rules tab).
+  const [offRules, setOffRules] = useState<RuleSpec[]>([]);
+  useEffect(() => {
+    if (!catalogue || !bundle) return;
+    let live = true;
+    const others = catalogue.bundles.filter((b) => b.dist === bundle.dist && b.site === bundle.site && b.key !== bundle.key);
+    Promise.all(others.map((b) => api.bundle(b.key).then((r) => (r.config ? normalizeConfig(r.config).rules : []), () => [] as RuleSpec[]))).then((lists) => live && setOffRules(lists.flat()));
+    return () => {
+      live = false;
+    };
+  }, [catalogue, bundle]);
+
   const ready = !!bundle && !!config && configKey === bundle.key;
   const load = useCallback(() => {
     if (!bundle || !config || !catalogue) return;
@@ -95,7 +129,8 @@ export function App() {
   }, [bundle, config, catalogue, state, session]);
 
   // Load once when the app opens with a bundle chosen (a shared link reproduces the case at once).
-  const [autoLoaded, setAutoLoaded] = useState(false);
+  // Only when the URL named the site: a site chosen on the first screen waits for Load.
+  const [autoLoaded, setAutoLoaded] = useState(() => !new URLSearchParams(location.search).get("site"));
   useEffect(() => {
     if (ready && !autoLoaded) {
       setAutoLoaded(true);
@@ -148,11 +183,11 @@ export function App() {
             referrerPolicy="no-referrer"
           />
         ) : (
-          <div className="page empty">Choose a site and environment, then Load.</div>
+          <FirstScreen chosen={!!bundle} />
         )}
       </section>
       <section className="inspector">
-        <Inspector entries={session.entries} config={config} bundle={bundle} state={state} update={update} page={session.page} push={(data) => session.send({ kind: "push", data }, "push to the data layer")} />
+        <Inspector offRules={offRules} entries={session.entries} config={config} bundle={bundle} state={state} update={update} page={session.page} push={(data) => session.send({ kind: "push", data }, "push to the data layer")} />
       </section>
     </div>
   );

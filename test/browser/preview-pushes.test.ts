@@ -57,7 +57,7 @@ it("the preview's own pushes are well-formed: every template and every mock-page
     await expect.poll(async () => processed(await sessionEntries(app)), { timeout: 10_000 }).toBeGreaterThanOrEqual(t.dataLayer!.length);
     expect({ template: t.id, warnings: dataLayerWarnings(await sessionEntries(app)) }).toEqual({ template: t.id, warnings: [] });
   }
-}, 180_000);
+}, 400_000);
 
 it("Rules and Tags agree: the pixel's outcome is its request's, summaries show resolved values, and a page view that was never sent is not \"done\"", async () => {
   const { app } = p;

@@ -68,6 +68,7 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
         <label>
           Site
           <select value={state.site} onChange={(e) => update({ site: e.target.value, env: "" })} data-testid="site-select">
+            {!state.site && <option value="">choose a site…</option>}
             {sites.map((b) => (
               <option key={b.site} value={b.site}>
                 {b.site}

@@ -118,6 +118,10 @@ export interface BeaconGroup {
   latencyMs?: number;
   /** Sent while its page unloaded (after the page's pagehide, or hidden and then gone). */
   unload: boolean;
+  /** The request as sent: URL, body, the page's origin (for copying it as cURL or JSON). */
+  url?: string;
+  body?: string;
+  origin?: string;
 }
 
 function transportOf(r: NetworkRecord): BeaconAttempt["transport"] {
@@ -167,7 +171,8 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
         if (!existing.unload) hidden.get(entry.page)?.push(existing);
         continue;
       }
-      const group: BeaconGroup = { key, requestId, page: entry.page, at: entry.at, t: e.t, decoded, attempts: [], retries: 0, status: "waiting", seenBy: { monitor: true, edge: false }, unload: unloaded.has(entry.page) };
+      const body = typeof e.body === "string" ? e.body : e.body === undefined ? undefined : JSON.stringify(e.body);
+      const group: BeaconGroup = { key, requestId, page: entry.page, at: entry.at, t: e.t, decoded, attempts: [], retries: 0, status: "waiting", seenBy: { monitor: true, edge: false }, unload: unloaded.has(entry.page), url, body };
       groups.push(group);
       byKey.set(key, group);
       if (!group.unload) hidden.get(entry.page)?.push(group);
@@ -177,11 +182,12 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
       const key = requestId ?? `edge:${r.seq}`;
       let group = byKey.get(key);
       if (!group) {
-        group = { key, requestId, page: entry.page, at: r.time, decoded: decodeBeacon(r.url, r.body), attempts: [], retries: 0, status: "waiting", seenBy: { monitor: false, edge: true }, unload: false };
+        group = { key, requestId, page: entry.page, at: r.time, decoded: decodeBeacon(r.url, r.body), attempts: [], retries: 0, status: "waiting", seenBy: { monitor: false, edge: true }, unload: false, url: r.url, body: r.body };
         groups.push(group);
         byKey.set(key, group);
       }
       group.seenBy.edge = true;
+      group.origin = group.origin ?? r.origin;
       // Sent while its page unloaded (the bridge's unload cookie named that page's load): the runtime's report never came.
       if (r.unloadOf && !group.seenBy.monitor) group.unload = true;
       group.attempts.push({ at: r.time, status: r.status, durationMs: r.durationMs, method: r.method, action: /\/v1\/([a-z/-]+)/.exec(r.path)?.[1], transport: transportOf(r), edgeMode: r.edgeMode });
