@@ -30,7 +30,8 @@ import { createStaticFiles, TYPES } from "./static-files";
 import { previewCertificate } from "./certs";
 import { DistSet, type DistSource, type LoadedBundle } from "./dists";
 import { EDGE_MODES, edgeAnswer, type EdgeMode } from "./edge";
-import { CSP_POLICIES, cspHeader, renderHopPage, renderInfoPage, renderMockPage, renderThirdPartyPage, type CspMode } from "./mock-page";
+import { startProxy, type Upstream } from "./proxy";
+import { CSP_POLICIES, cspHeader, embedTags, renderHopPage, renderInfoPage, renderMockPage, renderThirdPartyPage, type CspMode } from "./mock-page";
 
 export interface PreviewOptions {
   /** The dist to serve (default: the repository's dist/). */
@@ -47,6 +48,10 @@ export interface PreviewOptions {
   rebuildApp?: boolean;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** Proxy mode (proxy.ts): also listen as an HTTP proxy on this port (0: any free one) for Chromium's --proxy-server. */
+  proxyPort?: number;
+  /** Proxy mode: where a site host's real pages are (default: the host itself, port 443, for every site host of the manifest). */
+  upstream?: (host: string) => Upstream | undefined;
 }
 
 export interface PreviewServer {
@@ -58,6 +63,8 @@ export interface PreviewServer {
   /** Every request recorded so far (not the app's own). */
   readonly records: NetworkRecord[];
   dists: DistSet;
+  /** Proxy mode: the proxy's port. */
+  proxyPort?: number;
   /** The Chromium command line that opens the preview. */
   chromiumCommand(options?: { profileDir?: string; url?: string; binary?: string }): string;
   close(): Promise<void>;
@@ -376,8 +383,32 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     httpsServer.listen(options.port ?? 8443, options.bind ?? "127.0.0.1", () => resolve((httpsServer.address() as AddressInfo).port));
   });
 
+  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+  if (options.proxyPort !== undefined) {
+    const upstream = options.upstream ?? ((host: string) => (dists.knownHosts().has(host) ? { host, port: 443 } : undefined));
+    proxy = await startProxy(
+      {
+        previewPort: port,
+        key,
+        cert,
+        upstream,
+        log,
+        replacement(host, csp) {
+          const stage = stages.get(host);
+          const b = (stage?.key ? dists.byKey(stage.key) : undefined) ?? dists.forHost(host);
+          if (!b) return undefined;
+          const bundle = { src: `https://${cdnHost}${dists.cdnPath(b)}`, integrity: b.integrity, site: b.site, env: b.env, dataLayerName: b.config?.dataLayerName ?? "kiwiDataLayer", apex };
+          return (nonce) => embedTags({ nonce, csp, bundle });
+        },
+      },
+      options.proxyPort,
+      options.bind,
+    );
+  }
+
   const server: PreviewServer = {
     port,
+    proxyPort: proxy?.port,
     apex,
     previewHost,
     url: `https://${previewHost}/`,
@@ -388,6 +419,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       return `${o.binary ?? "chromium"} --user-data-dir=${profile} --host-resolver-rules="${hostRules(port)}" --ignore-certificate-errors ${o.url ?? server.url}`;
     },
     async close() {
+      await proxy?.close();
       for (const c of clients) c.end();
       clients.clear();
       for (const s of sockets) s.destroy();

@@ -58,6 +58,17 @@ export const MOCK_PUSHES = {
   video: { event: "video", ...EVENT_DOCS.video.example },
 };
 
+/**
+ * What replaces a real page's production embed in proxy mode (proxy.ts): the bridge, inlined with the page's own
+ * nonce, then the chosen bundle with that nonce and its integrity. The page keeps its own CSP and pushes.
+ */
+export function embedTags(input: { nonce?: string; csp: string; bundle: NonNullable<MockPageInput["bundle"]> }): string {
+  const b = input.bundle;
+  const n = input.nonce ? ` nonce="${esc(input.nonce)}"` : "";
+  const pageConfig = JSON.stringify({ site: b.site, env: b.env, apex: b.apex, dataLayerName: b.dataLayerName, csp: input.csp, pushes: MOCK_PUSHES, proxied: true }).replace(/</g, "\\u003c");
+  return `<script${n}>var PAGE = ${pageConfig};\n${inlineSafe(pageScript("bridge.js"))}</script>\n<script src="${esc(b.src)}"${n}${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>`;
+}
+
 export function renderMockPage(input: MockPageInput): string {
   const n = esc(input.nonce);
   const b = input.bundle;
