@@ -8,7 +8,7 @@
  * module runner) on one HTTPS port and prints the URL and a ready-to-paste
  * Chromium command line.
  *
- *   npm run preview -- [--port N] [--dist DIR] [--compare-dist DIR] [--bind ADDR] [--rebuild-app] [--open]
+ *   npm run preview -- [--port N] [--dist DIR] [--compare-dist DIR] [--bind ADDR] [--rebuild-app] [--open] [--proxy PORT]
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -26,6 +26,8 @@ const USAGE = `usage: npm run preview -- [options]
   --bind ADDR         address to listen on (default 127.0.0.1)
   --rebuild-app       rebuild the React app even if it is up to date
   --open              start Chromium on the preview (needs a chromium binary)
+  --proxy PORT        proxy mode: also an HTTP proxy on PORT (0: any); Chromium through it opens the real
+                      site hosts with their production tag replaced by the chosen bundle (docs/preview.md)
   --help              this text`;
 
 function fail(message, code = 2) {
@@ -43,6 +45,7 @@ try {
       bind: { type: "string", default: "127.0.0.1" },
       "rebuild-app": { type: "boolean", default: false },
       open: { type: "boolean", default: false },
+      proxy: { type: "string" },
       help: { type: "boolean", default: false },
     },
   }).values;
@@ -55,6 +58,9 @@ if (args.help) {
 }
 const port = Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${args.port}`);
+
+const proxyPort = args.proxy === undefined ? undefined : Number(args.proxy);
+if (proxyPort !== undefined && (!Number.isInteger(proxyPort) || proxyPort < 0 || proxyPort > 65535)) fail(`--proxy must be a port number, got ${args.proxy}`);
 
 const distDir = resolve(args.dist ?? join(ROOT, "dist"));
 if (!existsSync(join(distDir, "manifest.json"))) {
@@ -74,7 +80,7 @@ const log = (line) => process.stdout.write(`preview: ${line}\n`);
 
 let preview;
 try {
-  preview = await server.startPreview({ distDir, compareDistDir: args["compare-dist"] && resolve(args["compare-dist"]), port, bind: args.bind, rebuildApp: args["rebuild-app"], log });
+  preview = await server.startPreview({ distDir, compareDistDir: args["compare-dist"] && resolve(args["compare-dist"]), port, bind: args.bind, rebuildApp: args["rebuild-app"], log, proxyPort });
 } catch (e) {
   if (e.code === "EADDRINUSE") fail(`port ${port} is in use; pick another with --port N (0 for any)`, 1);
   throw e;
@@ -93,7 +99,11 @@ Open it in a Chromium that maps them there (a throwaway profile):
   ${preview.chromiumCommand()}
 
 Or add the names to /etc/hosts and listen on 443 (docs/preview.md).
-${problems.length ? `\nProblems:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` : ""}
+${preview.proxyPort !== undefined ? `
+Proxy mode (the real site hosts, their production tag replaced by the chosen bundle):
+
+  chromium --user-data-dir=/tmp/sitetags-preview-proxy --proxy-server=http://${args.bind}:${preview.proxyPort} --ignore-certificate-errors ${preview.url}
+` : ""}${problems.length ? `\nProblems:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` : ""}
 Ctrl-C stops it.
 `);
 

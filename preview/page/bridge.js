@@ -62,7 +62,14 @@
     }
   }
 
-  post({ kind: "hello", at: Date.now(), href: location.href, title: document.title, timeOrigin: performance.timeOrigin, nonce: true, csp: String(page.csp || "") });
+  // This document's load, for the requests it sends while it unloads: the app never hears of those (what a
+  // document posts during pagehide is lost), so at pagehide the bridge sets a short-lived cookie naming this load;
+  // the edge requests sent then carry it to the server, which records it (NetworkRecord.unloadOf).
+  var UNLOAD_COOKIE = "__sitetags_preview_unload";
+  var loadId = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+  var apexPart = page.apex ? "; domain=" + page.apex : "";
+
+  post({ kind: "hello", at: Date.now(), href: location.href, title: document.title, timeOrigin: performance.timeOrigin, nonce: true, csp: String(page.csp || ""), load: loadId });
 
   // Cookie writes, with their attributes, as they happen.
   var writer = "setup";
@@ -120,6 +127,8 @@
     saveSetup();
   }
   writer = "page";
+  // The previous document's unload cookie has done its work (its beacons left before this document started).
+  if (cookieProperty) cookieProperty.set.call(document, UNLOAD_COOKIE + "=; path=/; max-age=0" + apexPart);
 
   // The banner's globals, as a OneTrust-style banner leaves them on every page once a choice is recorded.
   if (setup && typeof setup.consentGroups === "string") window.OnetrustActiveGroups = setup.consentGroups;
@@ -137,6 +146,28 @@
   monitors.push(function (event) {
     post({ kind: "monitor", at: Date.now(), event: clone(event) });
   });
+
+  // The page's lifecycle, before the bundle's own listeners (this script runs first): a beacon the runtime
+  // reports after "unload" was sent while the page unloaded.
+  document.addEventListener("visibilitychange", function () {
+    post({ kind: "lifecycle", at: Date.now(), state: document.visibilityState === "hidden" ? "hidden" : "visible" });
+  });
+  window.addEventListener("pagehide", function () {
+    if (cookieProperty) cookieProperty.set.call(document, UNLOAD_COOKIE + "=" + loadId + "; path=/; max-age=10; secure; samesite=none" + apexPart);
+    post({ kind: "lifecycle", at: Date.now(), state: "unload" });
+  });
+
+  // Every request this document made (resource timing), so the app keeps only the server records of its own page.
+  if (typeof PerformanceObserver === "function") {
+    try {
+      new PerformanceObserver(function (list) {
+        var urls = list.getEntries().map(function (e) { return e.name; });
+        if (urls.length) post({ kind: "resources", at: Date.now(), urls: urls });
+      }).observe({ type: "resource", buffered: true });
+    } catch (e) {
+      // No resource timing: the app falls back to the page's host.
+    }
+  }
 
   document.addEventListener("securitypolicyviolation", function (e) {
     post({ kind: "csp", at: Date.now(), directive: e.violatedDirective, blockedURI: e.blockedURI, sourceFile: e.sourceFile, sample: e.sample });

@@ -1,11 +1,12 @@
 /*
  * The mock site's own application code (the last script of every mock
  * page, with the page's nonce): what a real application on the site does,
- * so the bundle has something to observe. It pushes to the data layer as
- * docs/rules.md documents (the shapes the catalogue's rules read) and
- * docs/events.md where no rule exists yet (form-submit, video).
+ * so the bundle has something to observe. Its pushes are the documented
+ * examples of the runtime's event table (docs/events.md), which the server
+ * passes in PAGE.pushes (mock-page.ts MOCK_PUSHES); this script only sets
+ * the values of the moment.
  *
- * `PAGE` (dataLayerName) is prepended by the server.
+ * `PAGE` (dataLayerName, pushes) is prepended by the server.
  */
 /* global PAGE */
 (function () {
@@ -15,6 +16,19 @@
   function push(item) {
     (window[name] = window[name] || []).push(item);
   }
+  var shapes = page.pushes || {};
+  /** A documented push with this moment's values. */
+  function documented(kind, values) {
+    var out = {};
+    var k;
+    var base = shapes[kind] || {};
+    for (k in base) out[k] = base[k];
+    for (k in values || {}) {
+      if (values[k] === undefined) delete out[k];
+      else out[k] = values[k];
+    }
+    return out;
+  }
   function $(sel) {
     return document.querySelector(sel);
   }
@@ -23,19 +37,19 @@
   var dialog = $("#mock-modal");
   $("[data-preview='modal-open']").addEventListener("click", function () {
     dialog.hidden = false;
-    push({ event: "modal", modal: { name: "Checklist", state: "shown" } });
+    push(documented("modal", { modalState: "shown" }));
   });
   $("[data-preview='modal-close']").addEventListener("click", function () {
     if (dialog.hidden) return;
     dialog.hidden = true;
-    push({ event: "modal", modal: { name: "Checklist", state: "hidden" } });
+    push(documented("modal", { modalState: "hidden" }));
   });
 
   // Newsletter form: a successful submit.
   $("[data-preview='form-submit']").addEventListener("submit", function (e) {
     e.preventDefault();
     $("#form-result").textContent = "Thanks, you are signed up.";
-    push({ event: "form-submit", formName: "newsletter-signup" });
+    push(documented("formSubmit"));
   });
 
   // Site search: results on the page, and the search push.
@@ -55,38 +69,39 @@
       li.appendChild(a);
       list.appendChild(li);
     }
-    push({ event: "search", search: { term: term, type: "site", count: count } });
+    push(documented("search", { term: term, count: count }));
   });
 
   // Video: a stand-in player that reports playback.
   var playing = false;
   var position = 0;
   var timer = 0;
-  var video = { videoId: "a1B2_c3-D4", videoTitle: "How to register", videoType: "video-on-demand", videoDuration: 184 };
+  var duration = (shapes.video && shapes.video.videoDuration) || 184;
+  var started = false;
   function videoPush(kind, extra) {
-    var item = { event: "video", videoEvent: kind, videoCurrentTime: position };
-    for (var k in video) item[k] = video[k];
-    for (var x in extra || {}) item[x] = extra[x];
-    push(item);
+    var values = { videoEvent: kind, videoCurrentTime: position, videoMilestone: undefined };
+    for (var x in extra || {}) values[x] = extra[x];
+    push(documented("video", values));
   }
   $("[data-preview='video-play']").addEventListener("click", function () {
     playing = !playing;
     $("[data-preview='video-play']").textContent = playing ? "❚❚ Pause" : "▶ Play";
     if (playing) {
-      videoPush(position === 0 ? "start" : "play");
+      videoPush(started ? "resumed" : "started");
+      started = true;
       timer = setInterval(function () {
         position += 10;
         $("#video-time").textContent = position + " s";
         if (position === 30 || position === 60) videoPush("milestone", { videoMilestone: position + "s" });
-        if (position >= video.videoDuration) {
+        if (position >= duration) {
           clearInterval(timer);
           playing = false;
-          videoPush("complete");
+          videoPush("ended");
         }
       }, 1000);
     } else {
       clearInterval(timer);
-      videoPush("pause");
+      videoPush("paused");
     }
   });
 

@@ -18,18 +18,20 @@
  * startPreview() and pass a dist and port 0.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import type { NetworkKind, NetworkRecord } from "../src/lib/protocol";
 import { HOP_PARAM } from "../src/lib/state";
-import { APP_DIST, ensureAppBuilt, REPO_DIR } from "./app-build";
+import { ensureAppBuilt, REPO_DIR } from "./app-build";
+import { createStaticFiles, TYPES } from "./static-files";
 import { previewCertificate } from "./certs";
 import { DistSet, type DistSource, type LoadedBundle } from "./dists";
 import { EDGE_MODES, edgeAnswer, type EdgeMode } from "./edge";
-import { CSP_POLICIES, cspHeader, renderHopPage, renderInfoPage, renderMockPage, renderThirdPartyPage, type CspMode } from "./mock-page";
+import { startProxy, type Upstream } from "./proxy";
+import { CSP_POLICIES, cspHeader, embedTags, renderHopPage, renderInfoPage, renderMockPage, renderThirdPartyPage, type CspMode } from "./mock-page";
 
 export interface PreviewOptions {
   /** The dist to serve (default: the repository's dist/). */
@@ -46,6 +48,10 @@ export interface PreviewOptions {
   rebuildApp?: boolean;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** Proxy mode (proxy.ts): also listen as an HTTP proxy on this port (0: any free one) for Chromium's --proxy-server. */
+  proxyPort?: number;
+  /** Proxy mode: where a site host's real pages are (default: the host itself, port 443, for every site host of the manifest). */
+  upstream?: (host: string) => Upstream | undefined;
 }
 
 export interface PreviewServer {
@@ -57,6 +63,8 @@ export interface PreviewServer {
   /** Every request recorded so far (not the app's own). */
   readonly records: NetworkRecord[];
   dists: DistSet;
+  /** Proxy mode: the proxy's port. */
+  proxyPort?: number;
   /** The Chromium command line that opens the preview. */
   chromiumCommand(options?: { profileDir?: string; url?: string; binary?: string }): string;
   close(): Promise<void>;
@@ -64,15 +72,6 @@ export interface PreviewServer {
 
 const MAX_RECORDS = 5000;
 const MAX_BODY = 256 * 1024;
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".json": "application/json",
-  ".ico": "image/x-icon",
-};
 /** The consent banner SDK's stand-in: no UI; on load it calls OptanonWrapper when a choice is on record, as the real SDK does. */
 const BANNER_STUB = `(function () {
   if (typeof window.OnetrustActiveGroups === "string" && typeof window.OptanonWrapper === "function") {
@@ -96,6 +95,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   const previewHost = `preview.${apex}`;
   const cdnHost = `cdn.${apex}`;
 
+  const files = createStaticFiles();
   const records: NetworkRecord[] = [];
   const clients = new Set<ServerResponse>();
   const stages = new Map<string, { key?: string; csp: CspMode }>();
@@ -149,6 +149,8 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     if (requestKind === "edge") {
       record.body = body.subarray(0, MAX_BODY).toString("utf8");
       record.edgeMode = edgeMode;
+      const unloadOf = /(?:^|;\s*)__sitetags_preview_unload=([^;]+)/.exec(header(req, "cookie") ?? "")?.[1];
+      if (unloadOf) record.unloadOf = unloadOf;
     }
     const started = performance.now();
     let done = false;
@@ -340,17 +342,16 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       return;
     }
     if (p.startsWith("/api/")) return json(404, { error: `no API ${p}` });
-    return serveStatic(res, p);
+    // The guide the first screen links to (docs/preview.md and its screenshots).
+    const doc = files.doc(p);
+    if (doc) return send(res, doc.status, doc.headers, doc.body);
+    return serveStatic(req, res, p);
   }
 
-  function serveStatic(res: ServerResponse, path: string) {
-    if (!existsSync(join(APP_DIST, "index.html")))
-      return send(res, 503, { "content-type": TYPES[".html"] }, renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"));
-    const rel = normalize(decodeURIComponent(path)).replace(/^([/\\])+/, "");
-    let file = join(APP_DIST, rel);
-    if (!file.startsWith(APP_DIST) || !existsSync(file) || rel === "" || rel.endsWith("/")) file = join(APP_DIST, "index.html");
-    const immutable = rel.startsWith("assets/");
-    send(res, 200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-store" }, readFileSync(file));
+  function serveStatic(req: IncomingMessage, res: ServerResponse, path: string) {
+    const file = files.app(path, header(req, "accept-encoding") ?? "");
+    if (!file) return send(res, 503, { "content-type": TYPES[".html"] }, renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"));
+    send(res, file.status, file.headers, file.body);
   }
 
   function helpPage() {
@@ -382,8 +383,32 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
     httpsServer.listen(options.port ?? 8443, options.bind ?? "127.0.0.1", () => resolve((httpsServer.address() as AddressInfo).port));
   });
 
+  let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+  if (options.proxyPort !== undefined) {
+    const upstream = options.upstream ?? ((host: string) => (dists.knownHosts().has(host) ? { host, port: 443 } : undefined));
+    proxy = await startProxy(
+      {
+        previewPort: port,
+        key,
+        cert,
+        upstream,
+        log,
+        replacement(host, csp) {
+          const stage = stages.get(host);
+          const b = (stage?.key ? dists.byKey(stage.key) : undefined) ?? dists.forHost(host);
+          if (!b) return undefined;
+          const bundle = { src: `https://${cdnHost}${dists.cdnPath(b)}`, integrity: b.integrity, site: b.site, env: b.env, dataLayerName: b.config?.dataLayerName ?? "kiwiDataLayer", apex };
+          return (nonce) => embedTags({ nonce, csp, bundle });
+        },
+      },
+      options.proxyPort,
+      options.bind,
+    );
+  }
+
   const server: PreviewServer = {
     port,
+    proxyPort: proxy?.port,
     apex,
     previewHost,
     url: `https://${previewHost}/`,
@@ -394,6 +419,7 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       return `${o.binary ?? "chromium"} --user-data-dir=${profile} --host-resolver-rules="${hostRules(port)}" --ignore-certificate-errors ${o.url ?? server.url}`;
     },
     async close() {
+      await proxy?.close();
       for (const c of clients) c.end();
       clients.clear();
       for (const s of sockets) s.destroy();

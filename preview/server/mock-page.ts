@@ -10,6 +10,7 @@
  * mount, each marked data-preview="…" for the app's action buttons.
  */
 import { readFileSync } from "node:fs";
+import { EVENT_DOCS } from "../../runtime-modules/data-layer-events/event-docs";
 import { fileURLToPath } from "node:url";
 
 export const PAGE_DIR = fileURLToPath(new URL("../page/", import.meta.url));
@@ -45,10 +46,33 @@ function pageScript(file: string): string {
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const inlineSafe = (code: string) => code.replace(/<\/script/gi, "<\\/script").replace(/<!--/g, "<\\!--");
 
+/**
+ * The mock application's pushes, from the runtime's event table (the documented example of each event the page's
+ * controls push), so they are what the bundle's rules and data-layer checks expect: site-app.js only sets the
+ * values of the moment (modal state, search term and count, video event and time).
+ */
+export const MOCK_PUSHES = {
+  modal: { event: "modal", ...EVENT_DOCS.modal.example },
+  formSubmit: { event: "form-submit", ...EVENT_DOCS["form-submit"].example },
+  search: { event: "search", ...EVENT_DOCS.search.example, type: "site" },
+  video: { event: "video", ...EVENT_DOCS.video.example },
+};
+
+/**
+ * What replaces a real page's production embed in proxy mode (proxy.ts): the bridge, inlined with the page's own
+ * nonce, then the chosen bundle with that nonce and its integrity. The page keeps its own CSP and pushes.
+ */
+export function embedTags(input: { nonce?: string; csp: string; bundle: NonNullable<MockPageInput["bundle"]> }): string {
+  const b = input.bundle;
+  const n = input.nonce ? ` nonce="${esc(input.nonce)}"` : "";
+  const pageConfig = JSON.stringify({ site: b.site, env: b.env, apex: b.apex, dataLayerName: b.dataLayerName, csp: input.csp, pushes: MOCK_PUSHES, proxied: true }).replace(/</g, "\\u003c");
+  return `<script${n}>var PAGE = ${pageConfig};\n${inlineSafe(pageScript("bridge.js"))}</script>\n<script src="${esc(b.src)}"${n}${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>`;
+}
+
 export function renderMockPage(input: MockPageInput): string {
   const n = esc(input.nonce);
   const b = input.bundle;
-  const pageConfig = JSON.stringify({ site: b?.site, env: b?.env, apex: b?.apex, dataLayerName: b?.dataLayerName ?? "kiwiDataLayer", csp: cspHeader(input.csp, "…") ?? "" }).replace(/</g, "\\u003c");
+  const pageConfig = JSON.stringify({ site: b?.site, env: b?.env, apex: b?.apex, dataLayerName: b?.dataLayerName ?? "kiwiDataLayer", csp: cspHeader(input.csp, "…") ?? "", pushes: MOCK_PUSHES }).replace(/</g, "\\u003c");
   const inline = (code: string) => `<script nonce="${n}">var PAGE = ${pageConfig};\n${inlineSafe(code)}</script>`;
   const title = `${b?.siteName ?? input.host} – ${input.path}`;
   const bundleTag = b ? `<script src="${esc(b.src)}" nonce="${n}"${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>` : "";

@@ -1,10 +1,15 @@
 /**
  * The documented event shapes, when the tree has them: a glob, so the app
- * still builds (with the catalogue-rule templates only) where the table is
- * absent or renamed.
+ * still builds (with no templates) where the table is absent or renamed.
  */
-import { RULE_TEMPLATES, templatesFromDocs, type PushTemplate } from "./lib/templates";
+import type { PreviewConfig } from "./lib/bundle-config";
+import { ruleTemplates, templatesFromDocs, type PushTemplate } from "./lib/templates";
 
 const modules = import.meta.glob("../../runtime-modules/data-layer-events/event-docs.ts", { eager: true });
 
-export const PUSH_TEMPLATES: PushTemplate[] = [...Object.values(modules).flatMap((m) => templatesFromDocs(m)), ...RULE_TEMPLATES];
+export const DOC_TEMPLATES: PushTemplate[] = Object.values(modules).flatMap((m) => templatesFromDocs(m));
+
+/** The editor's templates for a bundle: every documented event, then those its rules listen to. */
+export function pushTemplates(config: Pick<PreviewConfig, "rules"> | undefined): PushTemplate[] {
+  return [...DOC_TEMPLATES, ...ruleTemplates(config, DOC_TEMPLATES)];
+}

@@ -8,9 +8,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "./api";
 import type { PreviewConfig } from "./lib/bundle-config";
+import { claim, createClaims, loadKey, offer, requestKey, urlKey } from "./lib/claims";
 import { findTemplate } from "./lib/pages";
 import { APP_SOURCE, BRIDGE_SOURCE, type AppMessage, type BridgeEnvelope, type Entry, type NetworkRecord } from "./lib/protocol";
-import { frameUrl, normalizePath, pageQuery, pageUrl, type PreviewState } from "./lib/state";
+import { frameUrl, fullAddress, normalizePath, pageQuery, pageUrl, type PreviewState } from "./lib/state";
 import { pageSetup } from "./lib/visitor";
 
 export interface LoadedPage {
@@ -27,29 +28,29 @@ export interface LoadedPage {
 
 type Outgoing = AppMessage extends infer M ? (M extends { id: number } ? Omit<M, "id"> : never) : never;
 
-function hostOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
 export function useSession() {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [page, setPage] = useState<LoadedPage | undefined>();
   const [connected, setConnected] = useState(false);
   const frameRef = useRef<string | undefined>(undefined);
   const pageNo = useRef(0);
-  const hosts = useRef(new Set<string>());
+  const claims = useRef(createClaims());
   const startedAt = useRef(0);
   const iframeRef = useRef<HTMLIFrameElement | null>(null);
   const nextId = useRef(1);
   const pageOrigin = useRef<string | undefined>(undefined);
   const pending = useRef(new Map<number, (ok: boolean, error?: string) => void>());
+  /** The highest server record received over the event stream (for tests: "the app has seen it"). */
+  const seenSeq = useRef(0);
 
   const add = useCallback((entry: Entry) => setEntries((list) => [...list, entry]), []);
+  /** Claims server records for a page of this session (see lib/claims.ts) and adds those that were waiting. */
+  const claimFor = useCallback(
+    (key: string, page: number) => {
+      for (const { record, page: p } of claim(claims.current, key, page)) add({ kind: "network", page: p, at: record.time, request: record });
+    },
+    [add],
+  );
 
   // What the page's bridge posts.
   useEffect(() => {
@@ -61,10 +62,10 @@ export function useSession() {
       switch (msg.kind) {
         case "hello": {
           pageNo.current++;
-          const h = hostOf(msg.href);
-          if (h) hosts.current.add(h);
           pageOrigin.current = new URL(msg.href).origin;
-          add({ kind: "page", page: pageNo.current, at: msg.at, href: msg.href, title: msg.title, timeOrigin: msg.timeOrigin, csp: msg.csp });
+          add({ kind: "page", page: pageNo.current, at: msg.at, href: msg.href, title: msg.title, timeOrigin: msg.timeOrigin, csp: msg.csp, load: msg.load });
+          claimFor(urlKey(msg.href), pageNo.current);
+          if (msg.load) claimFor(loadKey(msg.load), pageNo.current);
           return;
         }
         case "ack": {
@@ -74,7 +75,14 @@ export function useSession() {
           return;
         }
         case "monitor":
-          return add({ kind: "monitor", page: pageNo.current, at: msg.at, event: msg.event });
+          add({ kind: "monitor", page: pageNo.current, at: msg.at, event: msg.event });
+          if (msg.event.type === "beacon" && typeof msg.event.requestId === "string") claimFor(requestKey(msg.event.requestId), pageNo.current);
+          return;
+        case "resources":
+          for (const url of msg.urls) claimFor(urlKey(url), pageNo.current);
+          return;
+        case "lifecycle":
+          return add({ kind: "lifecycle", page: pageNo.current, at: msg.at, state: msg.state });
         case "cookie":
           return add({ kind: "cookie", page: pageNo.current, at: msg.at, text: msg.text, by: msg.by });
         case "consent":
@@ -89,7 +97,7 @@ export function useSession() {
     }
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [add]);
+  }, [add, claimFor]);
 
   // What reached the server: edge requests (sendBeacon during unload too), third parties, the bundle, the pages.
   useEffect(() => {
@@ -98,11 +106,13 @@ export function useSession() {
     source.addEventListener("error", () => setConnected(false));
     source.addEventListener("request", (ev) => {
       const record = JSON.parse((ev as MessageEvent<string>).data) as NetworkRecord;
+      seenSeq.current = Math.max(seenSeq.current, record.seq);
+      const live = (window as unknown as { __sitetagsPreview?: { seenSeq?: number } }).__sitetagsPreview;
+      if (live) live.seenSeq = seenSeq.current;
       if (!frameRef.current || record.time < startedAt.current - 50) return;
-      const mine =
-        hosts.current.has(record.host) || hosts.current.has(hostOf(record.origin) ?? "") || hosts.current.has(hostOf(record.referer) ?? "");
-      if (!mine) return;
-      add({ kind: "network", page: Math.max(1, pageNo.current), at: record.time, request: record });
+      // Only what a page of this session sent (not another tab's, not a page still unloading from the last Load).
+      const page = offer(claims.current, record, Date.now());
+      if (page !== undefined) add({ kind: "network", page, at: record.time, request: record });
     });
     return () => source.close();
   }, [add]);
@@ -110,7 +120,7 @@ export function useSession() {
   /** Loads the page for this state and bundle: a new session. */
   const load = useCallback(async (state: PreviewState, bundle: { key: string; host: string }, config: PreviewConfig) => {
     const template = findTemplate(state.page);
-    const path = normalizePath(state.path) || template?.path || "/";
+    const path = fullAddress(state.path)?.path ?? (normalizePath(state.path) || template?.path || "/");
     const query = pageQuery(state.path ? undefined : template?.query, state.flags, state.query);
     const frame = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     await Promise.all([api.stage(bundle.host, bundle.key, state.csp), api.edgeMode(state.edge)]);
@@ -118,7 +128,7 @@ export function useSession() {
     frameRef.current = frame;
     pageNo.current = 0;
     pageOrigin.current = undefined;
-    hosts.current = new Set([bundle.host]);
+    claims.current = createClaims();
     startedAt.current = Date.now();
     pending.current.clear();
     setEntries([]);
@@ -151,7 +161,7 @@ export function useSession() {
 
   // For tests and the console: the live session.
   useEffect(() => {
-    (window as unknown as { __sitetagsPreview?: unknown }).__sitetagsPreview = { entries, page };
+    (window as unknown as { __sitetagsPreview?: unknown }).__sitetagsPreview = { entries, page, seenSeq: seenSeq.current };
   }, [entries, page]);
 
   return { entries, page, connected, load, send, iframeRef, setEntries };

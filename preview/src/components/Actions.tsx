@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { PreviewConfig } from "../lib/bundle-config";
 import { CATEGORIES, groupsFor } from "../lib/consent";
 import type { PreviewState } from "../lib/state";
@@ -24,6 +24,9 @@ export function Actions({ session, config, state }: { session: Session; config?:
   const [via, setVia] = useState<"event" | "OptanonWrapper">("event");
   const [trackName, setTrackName] = useState("");
   const disabled = !session.page;
+  // A status belongs to the page it acted on: a new Load clears it.
+  const frame = session.page?.frame;
+  useEffect(() => setStatus(""), [frame]);
 
   async function run(label: string, msg: Parameters<Session["send"]>[0]) {
     setStatus(`${label}…`);

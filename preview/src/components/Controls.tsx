@@ -15,6 +15,10 @@ interface Props {
   onLoad: () => void;
   ready: boolean;
   stale: boolean;
+  /** Fields changed since the last Load (not on screen yet). */
+  unapplied: string[];
+  /** The link to what is on screen. */
+  link: string;
 }
 
 const ENV_ORDER = ["dev", "qa", "uat", "perf", "oat", "nonprod", "prev", "prod"];
@@ -26,7 +30,7 @@ function tagCodes(config: PreviewConfig | undefined): string[] {
   return [...new Set([...Object.keys(config.modules), ...ids])];
 }
 
-export function Controls({ catalogue, state, update, bundle, config, onLoad, ready, stale }: Props) {
+export function Controls({ catalogue, state, update, bundle, config, onLoad, ready, stale, unapplied, link }: Props) {
   const [copied, setCopied] = useState(false);
   const inDist = catalogue.bundles.filter((b) => b.dist === state.dist);
   const sites = useMemo(() => {
@@ -64,6 +68,7 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
         <label>
           Site
           <select value={state.site} onChange={(e) => update({ site: e.target.value, env: "" })} data-testid="site-select">
+            {!state.site && <option value="">choose a site…</option>}
             {sites.map((b) => (
               <option key={b.site} value={b.site}>
                 {b.site}
@@ -183,6 +188,7 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
               <label key={c} className="check">
                 <input
                   type="checkbox"
+                  data-testid={`category-${c}`}
                   checked={state.categories.includes(c)}
                   onChange={() => update({ categories: state.categories.includes(c) ? state.categories.filter((x) => x !== c) : [...state.categories, c] })}
                 />{" "}
@@ -227,8 +233,11 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
         </button>
         <button
           type="button"
+          data-testid="copy-link"
+          data-link={link}
+          title="The link to what is on screen (changes not loaded yet are not in it)"
           onClick={() => {
-            void navigator.clipboard?.writeText(location.href).then(() => {
+            void navigator.clipboard?.writeText(link).then(() => {
               setCopied(true);
               setTimeout(() => setCopied(false), 1500);
             });
@@ -237,6 +246,11 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
           {copied ? "Copied" : "Copy link"}
         </button>
       </div>
+      {unapplied.length > 0 && (
+        <p className="unapplied small" data-testid="unapplied" role="status">
+          Not loaded yet: {unapplied.join(", ")}. The page, the address and Copy link show the last Load; Load to apply.
+        </p>
+      )}
       {catalogue.problems.length > 0 && (
         <details className="problems">
           <summary>{catalogue.problems.length} problem(s) with the dist</summary>

@@ -116,6 +116,12 @@ export interface BeaconGroup {
   seenBy: { monitor: boolean; edge: boolean };
   /** From the runtime's report to the edge's first receipt. */
   latencyMs?: number;
+  /** Sent while its page unloaded (after the page's pagehide, or hidden and then gone). */
+  unload: boolean;
+  /** The request as sent: URL, body, the page's origin (for copying it as cURL or JSON). */
+  url?: string;
+  body?: string;
+  origin?: string;
 }
 
 function transportOf(r: NetworkRecord): BeaconAttempt["transport"] {
@@ -135,8 +141,19 @@ function isBeaconRequest(r: NetworkRecord): boolean {
 export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
   const groups: BeaconGroup[] = [];
   const byKey = new Map<string, BeaconGroup>();
+  // Per page: unloaded, or hidden (its beacons are unload beacons if the page then goes away without showing again).
+  const unloaded = new Set<number>();
+  const hidden = new Map<number, BeaconGroup[]>();
   for (const entry of entries) {
-    if (entry.kind === "monitor" && entry.event.type === "beacon") {
+    if (entry.kind === "lifecycle") {
+      if (entry.state === "visible") hidden.delete(entry.page);
+      else if (entry.state === "hidden") hidden.set(entry.page, hidden.get(entry.page) ?? []);
+      else {
+        unloaded.add(entry.page);
+        for (const g of hidden.get(entry.page) ?? []) g.unload = true;
+        hidden.delete(entry.page);
+      }
+    } else if (entry.kind === "monitor" && entry.event.type === "beacon") {
       const e = entry.event;
       const url = str(e.url) ?? "";
       const decoded = decodeBeacon(url, e.body);
@@ -149,22 +166,30 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
         existing.seenBy.monitor = true;
         existing.t = e.t;
         existing.at = Math.min(existing.at, entry.at);
+        existing.page = entry.page;
+        existing.unload = unloaded.has(entry.page);
+        if (!existing.unload) hidden.get(entry.page)?.push(existing);
         continue;
       }
-      const group: BeaconGroup = { key, requestId, page: entry.page, at: entry.at, t: e.t, decoded, attempts: [], retries: 0, status: "waiting", seenBy: { monitor: true, edge: false } };
+      const body = typeof e.body === "string" ? e.body : e.body === undefined ? undefined : JSON.stringify(e.body);
+      const group: BeaconGroup = { key, requestId, page: entry.page, at: entry.at, t: e.t, decoded, attempts: [], retries: 0, status: "waiting", seenBy: { monitor: true, edge: false }, unload: unloaded.has(entry.page), url, body };
       groups.push(group);
       byKey.set(key, group);
+      if (!group.unload) hidden.get(entry.page)?.push(group);
     } else if (entry.kind === "network" && isBeaconRequest(entry.request)) {
       const r = entry.request;
       const requestId = r.query.requestId;
       const key = requestId ?? `edge:${r.seq}`;
       let group = byKey.get(key);
       if (!group) {
-        group = { key, requestId, page: entry.page, at: r.time, decoded: decodeBeacon(r.url, r.body), attempts: [], retries: 0, status: "waiting", seenBy: { monitor: false, edge: true } };
+        group = { key, requestId, page: entry.page, at: r.time, decoded: decodeBeacon(r.url, r.body), attempts: [], retries: 0, status: "waiting", seenBy: { monitor: false, edge: true }, unload: false, url: r.url, body: r.body };
         groups.push(group);
         byKey.set(key, group);
       }
       group.seenBy.edge = true;
+      group.origin = group.origin ?? r.origin;
+      // Sent while its page unloaded (the bridge's unload cookie named that page's load): the runtime's report never came.
+      if (r.unloadOf && !group.seenBy.monitor) group.unload = true;
       group.attempts.push({ at: r.time, status: r.status, durationMs: r.durationMs, method: r.method, action: /\/v1\/([a-z/-]+)/.exec(r.path)?.[1], transport: transportOf(r), edgeMode: r.edgeMode });
     }
   }

@@ -4,6 +4,7 @@
  * dataLayer, rule, beacon) and JSON for any other, so a new runtime event
  * type shows up without a change here.
  */
+import { eventTypeLabel } from "./beacons";
 import { brief, type Obj } from "./json";
 import type { MonitorEvent } from "./protocol";
 
@@ -33,7 +34,8 @@ export function eventSummary(event: MonitorEvent): string {
         ? `${String(e.rule)} on ${String(e.event)}: action ${e.action} ${String(e.actionType)} ${String(e.outcome)}`
         : `${String(e.rule)} on ${String(e.event)}: ${String(e.state)}${typeof e.condition === "number" ? ` at condition ${e.condition}` : ""}`;
     case "beacon":
-      return `${String(e.eventType)} → ${String(e.url).replace(/\?.*/, "")}`;
+      // A request without an event (privacy/set-consent, identity) is named by its edge action.
+      return `${eventTypeLabel(typeof e.eventType === "string" ? e.eventType : undefined, /\/v1\/([a-z/-]+?)\/?(\?|$)/.exec(String(e.url))?.[1])} → ${String(e.url).replace(/\?.*/, "")}`;
     default:
       return brief(detailOf(e), 160);
   }

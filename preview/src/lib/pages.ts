@@ -35,8 +35,8 @@ const reg = (id: string, label: string, path: string, page: string, flow = "newr
 
 export const PAGE_TEMPLATES: PageTemplate[] = [
   { id: "home", label: "Home", group: "General", path: "/" },
-  { id: "search-results", label: "Search results", group: "General", path: "/search", query: "?q=sat+dates", dataLayer: [{ event: "search", search: { term: "sat dates", type: "site" } }] },
-  { id: "search-no-results", label: "Search results (none)", group: "General", path: "/search", query: "?q=zzqx", dataLayer: [{ event: "search", search: { term: "zzqx", type: "site", count: 0 } }] },
+  { id: "search-results", label: "Search results", group: "General", path: "/search", query: "?q=sat+dates", dataLayer: [{ event: "search", term: "sat dates", type: "site", count: 3 }] },
+  { id: "search-no-results", label: "Search results (none)", group: "General", path: "/search", query: "?q=zzqx", dataLayer: [{ event: "search", term: "zzqx", type: "site", count: 0 }] },
   { id: "video", label: "Video page", group: "General", path: "/videos/how-to-register", note: "Play the video from Actions." },
   { id: "chat", label: "Chat page (contact us)", group: "General", path: "/contact-us", sites: ["clep", "apstudents", "satsuite"], note: "A chat-widget page on sites with the chat module." },
   { id: "chat-register", label: "Chat page (register for an exam)", group: "General", path: "/register-for-an-exam", sites: ["clep", "apstudents"] },
@@ -59,7 +59,7 @@ export const PAGE_TEMPLATES: PageTemplate[] = [
     dataLayer: [{ order: { id: "SAT-2026-000123" } }],
     note: "satreg's payment-confirmation rule: purchase variables and the marketing pixel (disabled on qa).",
   },
-  reg("ticket", "Admission ticket", "/register/ticket", "view", "satreg-ticket"),
+  reg("ticket", "Admission ticket", "/register/ticket", "ticket-view"),
   reg("change-dashboard", "Change registration: dashboard", "/register/manage", "dashboard", "changereg"),
   reg("change-review", "Change registration: order review", "/register/change/order/review", "order-review", "changereg"),
   reg("change-complete", "Change registration: order complete", "/register/change/order/complete", "order-complete", "changereg"),
@@ -78,12 +78,12 @@ export const PAGE_TEMPLATES: PageTemplate[] = [
   { id: "signup-select", label: "Registration: select account type", group: "Sign-in", path: "/register/select-type", sites: ["iam", "signup"], dataLayer: [{ event: "page-view", flowCode: "reg", pageCode: "select-type" }] },
   { id: "signup-thankyou", label: "Sign-up thank-you (completed registration)", group: "Sign-in", path: "/iamweb/secure/thankYou", sites: ["iam", "signup"] },
 
-  { id: "error-404", label: "Error page 404", group: "Error pages", path: "/error/404", dataLayer: [{ event: "error", error: { code: "404" } }] },
-  { id: "error-500", label: "Error page 500", group: "Error pages", path: "/error/500", dataLayer: [{ event: "error", error: { code: "500" } }] },
-  { id: "error-down", label: "Error page: down", group: "Error pages", path: "/error/down", dataLayer: [{ event: "error", error: { code: "down" } }] },
-  { id: "error-highvolume", label: "Error page: high volume", group: "Error pages", path: "/error/highvolume", dataLayer: [{ event: "error", error: { code: "highvolume" } }] },
-  { id: "error-403", label: "Error page 403", group: "Error pages", path: "/error/403", dataLayer: [{ event: "error", error: { code: "403" } }] },
-  { id: "error-422", label: "Error page 422", group: "Error pages", path: "/error/422", dataLayer: [{ event: "error", error: { code: "422" } }] },
+  { id: "error-404", label: "Error page 404", group: "Error pages", path: "/error/404", dataLayer: [{ event: "page-view", errorCode: "404" }] },
+  { id: "error-500", label: "Error page 500", group: "Error pages", path: "/error/500", dataLayer: [{ event: "page-view", errorCode: "500" }] },
+  { id: "error-down", label: "Error page: down", group: "Error pages", path: "/error/down", dataLayer: [{ event: "page-view", errorCode: "down" }] },
+  { id: "error-highvolume", label: "Error page: high volume", group: "Error pages", path: "/error/highvolume", dataLayer: [{ event: "page-view", errorCode: "highvolume" }] },
+  { id: "error-403", label: "Error page 403", group: "Error pages", path: "/error/403", dataLayer: [{ event: "page-view", errorCode: "403" }] },
+  { id: "error-422", label: "Error page 422", group: "Error pages", path: "/error/422", dataLayer: [{ event: "page-view", errorCode: "422" }] },
 
   { id: "testday-rooms", label: "Test day: rooms", group: "Test-day tool", path: "/rooms", sites: ["testday"] },
   { id: "testday-room", label: "Test day: room detail", group: "Test-day tool", path: "/rooms/get/4711", sites: ["testday"] },

@@ -44,6 +44,8 @@ export interface NetworkRecord {
   mode?: string;
   /** The mock edge's behaviour when it answered. */
   edgeMode?: string;
+  /** The page load that sent it while unloading (the bridge's unload cookie), for an edge request. */
+  unloadOf?: string;
 }
 
 /** What the page's bridge reports about the page besides events (on request and after each action). */
@@ -63,14 +65,19 @@ export interface PageSnapshot {
 
 /** Bridge → app. */
 export type BridgeMessage =
-  | { kind: "hello"; at: number; href: string; title: string; timeOrigin: number; nonce: boolean; csp: string }
+  | { kind: "hello"; at: number; href: string; title: string; timeOrigin: number; nonce: boolean; csp: string; load?: string }
   | { kind: "monitor"; at: number; event: MonitorEvent }
   | { kind: "cookie"; at: number; text: string; by: "setup" | "page" }
   | { kind: "consent"; at: number; groups: string | null; via: string }
   | { kind: "csp"; at: number; directive: string; blockedURI: string; sourceFile?: string; sample?: string }
   | { kind: "error"; at: number; message: string; source?: string }
   | { kind: "snapshot"; at: number; snapshot: PageSnapshot }
-  | { kind: "ack"; at: number; id: number; ok: boolean; error?: string };
+  | { kind: "ack"; at: number; id: number; ok: boolean; error?: string }
+  | { kind: "lifecycle"; at: number; state: LifecycleState }
+  | { kind: "resources"; at: number; urls: string[] };
+
+/** hidden / visible: the document's visibility; unload: its pagehide (it is going away). */
+export type LifecycleState = "hidden" | "visible" | "unload";
 
 /** App → bridge. `id` comes back in an ack. */
 export type AppMessage =
@@ -98,7 +105,7 @@ export interface AppEnvelope {
 
 /** One thing that happened in a preview session; `page` counts the documents loaded in the frame (1, 2, … after navigations). */
 export type Entry =
-  | { kind: "page"; page: number; at: number; href: string; title: string; timeOrigin: number; csp: string }
+  | { kind: "page"; page: number; at: number; href: string; title: string; timeOrigin: number; csp: string; load?: string }
   | { kind: "monitor"; page: number; at: number; event: MonitorEvent }
   | { kind: "cookie"; page: number; at: number; text: string; by: "setup" | "page" }
   | { kind: "consent"; page: number; at: number; groups: string | null; via: string }
@@ -106,7 +113,8 @@ export type Entry =
   | { kind: "error"; page: number; at: number; message: string; source?: string }
   | { kind: "snapshot"; page: number; at: number; snapshot: PageSnapshot }
   | { kind: "action"; page: number; at: number; action: string; detail?: unknown; ok?: boolean; error?: string }
-  | { kind: "network"; page: number; at: number; request: NetworkRecord };
+  | { kind: "network"; page: number; at: number; request: NetworkRecord }
+  | { kind: "lifecycle"; page: number; at: number; state: LifecycleState };
 
 /**
  * What the page's bridge applies before the bundle loads, passed as the

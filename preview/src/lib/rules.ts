@@ -209,7 +209,7 @@ export function actionSummary(a: Obj): string {
 }
 
 /** Counts for the panel header. */
-export function firingCounts(firings: readonly RuleFiring[]): Record<RuleFiring["state"], number> {
+export function firingCounts(firings: ReadonlyArray<Pick<RuleFiring, "state">>): Record<RuleFiring["state"], number> {
   const out = { triggered: 0, fired: 0, skipped: 0, failed: 0, "timed out": 0 };
   for (const f of firings) out[f.state]++;
   return out;

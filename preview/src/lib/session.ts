@@ -15,6 +15,7 @@ import type { Entry } from "./protocol";
 import { groupRuleFirings } from "./rules";
 import type { PreviewState } from "./state";
 import { computeTags } from "./tags";
+import { settleFirings } from "./verdicts";
 import type { ManifestEntry } from "../../../generator/index.js";
 
 export const SESSION_FORMAT = "sitetags-preview-session/1";
@@ -75,7 +76,7 @@ export interface SessionSummary {
   bundle?: { site: string; env: string; file: string; bytes: number; gzipBytes: number; modules: string[] };
   boot?: { version?: string; env?: string; bundleEnv?: string };
   pages: string[];
-  beacons: Array<{ key: string; title: string; eventType: string; name?: string; linkType?: string; variables: Record<string, string>; reportSuites: string[]; configId?: string; status: string; attempts: number }>;
+  beacons: Array<{ key: string; page: number; unload: boolean; title: string; eventType: string; name?: string; linkType?: string; variables: Record<string, string>; reportSuites: string[]; configId?: string; status: string; attempts: number }>;
   rules: Array<{ key: string; rule: string; event: string; state: string; conditions: string[]; actions: string[] }>;
   tags: Array<{ key: string; tag: string; kind: string; state: string; reason?: string }>;
   log: Array<{ level: string; message: string; code?: string }>;
@@ -99,7 +100,10 @@ function numbered<T>(items: T[], key: (item: T) => string): Array<T & { key: str
 export function summarize(session: Session): SessionSummary {
   const config = session.config ? normalizeConfig(session.config) : undefined;
   const entries = session.entries;
-  const firings = groupRuleFirings(entries, config?.rules);
+  const raw = groupRuleFirings(entries, config?.rules);
+  const beaconGroups = groupBeacons(entries);
+  const tagRows = computeTags(entries, raw, config);
+  const firings = settleFirings(raw, entries, beaconGroups, tagRows, config);
   const boot = entries.find((e) => e.kind === "monitor" && e.event.type === "boot");
   const b = session.meta.bundle;
   return {
@@ -107,7 +111,9 @@ export function summarize(session: Session): SessionSummary {
     boot: boot && boot.kind === "monitor" ? { version: String(boot.event.version ?? ""), env: String(boot.event.env ?? ""), bundleEnv: String(boot.event.bundleEnv ?? "") } : undefined,
     pages: entries.filter((e) => e.kind === "page").map((e) => (e.kind === "page" ? pathOf(e.href) : "")),
     beacons: numbered(
-      groupBeacons(entries).map((g) => ({
+      beaconGroups.map((g) => ({
+        page: g.page,
+        unload: g.unload,
         title: beaconTitle(g.decoded),
         eventType: eventTypeLabel(g.decoded.eventType, g.decoded.action),
         name: g.decoded.interaction?.name ?? g.decoded.pageName,
@@ -131,7 +137,7 @@ export function summarize(session: Session): SessionSummary {
       (x) => `${x.rule} on ${x.event}`,
     ),
     tags: numbered(
-      computeTags(entries, firings, config).map((t) => ({ tag: t.tag, kind: t.kind, state: t.state, reason: t.reason })),
+      tagRows.map((t) => ({ tag: t.tag, kind: t.kind, state: t.state, reason: t.reason })),
       (x) => `${x.kind} ${x.tag}`,
     ),
     log: entries.flatMap((e) => (e.kind === "monitor" && e.event.type === "log" ? [{ level: String(e.event.level), message: String(e.event.message), code: typeof e.event.code === "string" ? e.event.code : undefined }] : [])),
@@ -163,7 +169,7 @@ function pathOf(href: string): string {
 }
 
 export interface DiffRow {
-  section: "bundle" | "boot" | "pages" | "beacons" | "rules" | "tags" | "log" | "cookies" | "data layer" | "errors" | "csp";
+  section: "setup" | "bundle" | "boot" | "pages" | "beacons" | "rules" | "tags" | "log" | "cookies" | "data layer" | "errors" | "csp";
   key: string;
   change: "only in A" | "only in B" | "changed";
   /** For "changed": the field that differs. */
@@ -203,11 +209,32 @@ function diffMultiset(section: DiffRow["section"], a: string[], b: string[]): Di
   return rows;
 }
 
+/** The page's setup as QA chose it (site, env, consent, visitor, edge…; not the open tab) and the bundle's sampling. */
+export function setupOf(session: Session): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(session.state)) {
+    if (k === "tab" || k === "internal") continue;
+    out[k] = Array.isArray(v) ? v.join(", ") : String(v);
+  }
+  const sampling = session.config?.sampling;
+  if (sampling !== undefined) out.sampling = typeof sampling === "number" ? `${sampling}%` : stableStringify(sampling);
+  return out;
+}
+
+function diffSetup(a: Session, b: Session): DiffRow[] {
+  const sa = setupOf(a);
+  const sb = setupOf(b);
+  const rows: DiffRow[] = [];
+  for (const key of [...new Set([...Object.keys(sa), ...Object.keys(sb)])])
+    if (sa[key] !== sb[key]) rows.push({ section: "setup", key, change: sa[key] === undefined ? "only in B" : sb[key] === undefined ? "only in A" : "changed", a: sa[key], b: sb[key] });
+  return rows;
+}
+
 /** What differs between two sessions, section by section. */
 export function diffSessions(a: Session, b: Session): DiffRow[] {
   const sa = summarize(a);
   const sb = summarize(b);
-  const rows: DiffRow[] = [];
+  const rows: DiffRow[] = [...diffSetup(a, b)];
   for (const d of jsonDiff(sa.bundle ?? {}, sb.bundle ?? {})) rows.push({ section: "bundle", key: d.path, change: "changed", a: text(d.a), b: text(d.b) });
   for (const d of jsonDiff(sa.boot ?? {}, sb.boot ?? {})) rows.push({ section: "boot", key: d.path, change: "changed", a: text(d.a), b: text(d.b) });
   rows.push(...diffMultiset("pages", sa.pages, sb.pages));

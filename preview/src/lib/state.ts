@@ -132,7 +132,27 @@ export function encodeState(state: PreviewState): string {
 export function normalizePath(path: string): string {
   const trimmed = path.trim();
   if (!trimmed) return "";
+  // A full address stays one (fullAddress() reads it at Load).
+  if (/^https?:\/\//i.test(trimmed)) return trimmed;
   return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+/** A full address typed into Free path: its host and its path with the query; undefined for a path. */
+export function fullAddress(path: string): { host: string; path: string } | undefined {
+  if (!/^https?:\/\//i.test(path.trim())) return undefined;
+  try {
+    const u = new URL(path.trim());
+    return { host: u.hostname, path: `${u.pathname}${u.search}` };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The state's fields that differ between what is on screen (applied at the last Load) and the controls; the tab and the site-list filter are not page state. */
+export function unappliedFields(applied: PreviewState | undefined, state: PreviewState): string[] {
+  if (!applied) return [];
+  const skip = new Set(["tab", "internal"]);
+  return (Object.keys(state) as Array<keyof PreviewState>).filter((k) => !skip.has(k) && JSON.stringify(state[k]) !== JSON.stringify(applied[k]));
 }
 
 /** The page's query string: the template's, then the switches, then the free text (later wins for equal names). */

@@ -1,11 +1,14 @@
 /**
- * Templates for the data-layer editor: the documented event shapes
- * (docs/events.md, generated from runtime-modules/data-layer-events: each
- * event's example push) when that table is in the tree, then pushes the
- * catalogue's rules read (docs/rules.md), so every template is one click
- * from a push.
+ * Templates for the data-layer editor, all from the runtime's event table
+ * (runtime-modules/data-layer-events/event-docs.ts, docs/events.md): each
+ * documented event's example push, then, for each rule of the bundle that
+ * listens to a data-layer event, that event's example under the rule's
+ * name (so the catalogue's rules are one click from a push they hear).
+ * Nothing is hand-written: a template is what the bundle's data-layer
+ * checks accept.
  */
-import { isObject } from "./json";
+import type { PreviewConfig } from "./bundle-config";
+import { isObject, str } from "./json";
 
 export interface PushTemplate {
   id: string;
@@ -14,15 +17,6 @@ export interface PushTemplate {
   when?: string;
   push: Record<string, unknown>;
 }
-
-/** The pushes the catalogue's own rules listen to (sites/_org.yaml, sites/bigfuture.yaml). */
-export const RULE_TEMPLATES: PushTemplate[] = [
-  { id: "rule:search", label: "search (org internal-search rule)", group: "catalogue rules", push: { event: "search", search: { term: "sat dates", type: "site" } } },
-  { id: "rule:modal", label: "modal (org modal rule)", group: "catalogue rules", push: { event: "modal", modal: { name: "Checklist", state: "shown" } } },
-  { id: "rule:error", label: "error (org application-error rule)", group: "catalogue rules", push: { event: "error", error: { code: "bf-ui-failure" } } },
-  { id: "rule:list-change", label: "list-change, 6th item (bigfuture list-milestone rule)", group: "catalogue rules", push: { event: "list-change", list: { newTotalItemsInList: 6 } } },
-  { id: "rule:data-only", label: "data-only push", group: "catalogue rules", push: { order: { id: "SAT-2026-000123" } } },
-];
 
 /** Templates from the event docs module (EVENT_DOCS: name -> { when, example }); [] for anything else. */
 export function templatesFromDocs(module: unknown): PushTemplate[] {
@@ -33,5 +27,18 @@ export function templatesFromDocs(module: unknown): PushTemplate[] {
     if (!isObject(doc) || !isObject(doc.example)) continue;
     out.push({ id: `doc:${event}`, label: event, group: "documented events", when: typeof doc.when === "string" ? doc.when : undefined, push: { event, ...doc.example } });
   }
+  return out;
+}
+
+/** For each rule of the bundle listening to a documented data-layer event: that event's example, named after the rule. */
+export function ruleTemplates(config: Pick<PreviewConfig, "rules"> | undefined, documented: readonly PushTemplate[]): PushTemplate[] {
+  const byEvent = new Map(documented.map((t) => [String(t.push.event), t]));
+  const out: PushTemplate[] = [];
+  for (const rule of config?.rules ?? [])
+    for (const e of rule.events) {
+      const event = e.type === "dataLayerPush" ? str(e.event) : undefined;
+      const doc = event ? byEvent.get(event) : undefined;
+      if (doc) out.push({ id: `rule:${rule.id}:${event}`, label: `${event} (rule ${rule.id})`, group: "catalogue rules", when: rule.name, push: doc.push });
+    }
   return out;
 }

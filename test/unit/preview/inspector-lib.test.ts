@@ -6,7 +6,10 @@ import { deepMerge, jsonDiff, stableStringify, toJson } from "../../../preview/s
 import { catalogue, isCatalogued, logRows } from "../../../preview/src/lib/log";
 import { findTemplate, PAGE_TEMPLATES, querySwitches, templateGroups } from "../../../preview/src/lib/pages";
 import type { Entry } from "../../../preview/src/lib/protocol";
-import { RULE_TEMPLATES, templatesFromDocs } from "../../../preview/src/lib/templates";
+import { ruleTemplates, templatesFromDocs } from "../../../preview/src/lib/templates";
+import * as eventDocs from "../../../runtime-modules/data-layer-events/event-docs";
+import { validatePush } from "../../../runtime-modules/data-layer-events/validate-push";
+import { MOCK_PUSHES } from "../../../preview/server/mock-page";
 
 const push = (at: number, data: Record<string, unknown>, page = 1): Entry => ({ kind: "monitor", page, at, event: { type: "dataLayer", t: at, event: data.event, push: data } });
 
@@ -66,7 +69,23 @@ describe("page templates and push templates", () => {
   it("turn the documented events' examples into pushes; anything else gives none", () => {
     expect(templatesFromDocs({ EVENT_DOCS: { search: { when: "w", example: { term: "t" } }, broken: { when: "x" } } })).toEqual([{ id: "doc:search", label: "search", group: "documented events", when: "w", push: { event: "search", term: "t" } }]);
     expect(templatesFromDocs(undefined)).toEqual([]);
-    expect(RULE_TEMPLATES.every((t) => typeof t.push === "object")).toBe(true);
+  });
+
+  it("the preview's own pushes are well-formed: every template, every page template's push and every mock-page push passes the data-layer checks", () => {
+    const docs = templatesFromDocs(eventDocs);
+    const rules = ruleTemplates({ rules: [{ id: "modal", events: [{ type: "dataLayerPush", event: "modal" }], conditions: [], actions: [] }] }, docs);
+    expect(rules.map((t) => t.push.event)).toEqual(["modal"]);
+    const pushes: unknown[] = [...docs, ...rules].map((t) => t.push);
+    for (const t of PAGE_TEMPLATES) pushes.push(...(t.dataLayer ?? []));
+    pushes.push(...Object.values(MOCK_PUSHES));
+    // What site-app.js changes in them: the modal's state, the search's term and count, the video's events.
+    pushes.push({ ...MOCK_PUSHES.modal, modalState: "hidden" }, { ...MOCK_PUSHES.search, term: "", count: 0 });
+    for (const videoEvent of ["started", "paused", "resumed", "ended"]) pushes.push({ ...MOCK_PUSHES.video, videoEvent, videoMilestone: undefined, videoCurrentTime: 30 });
+    const warnings: string[] = [];
+    const log = { warn: (m: string) => warnings.push(m), info: () => undefined, error: (m: string) => warnings.push(m), debug: () => undefined };
+    for (const p of pushes) validatePush(p as Record<string, unknown>, log as never);
+    expect(warnings).toEqual([]);
+    expect(docs.length).toBeGreaterThanOrEqual(20);
   });
 });
 

@@ -36,8 +36,8 @@ describe("sessions", () => {
     expect(back.format).toBe(SESSION_FORMAT);
     expect(back.meta.exportedAt).toBe("2026-02-03T04:05:06.000Z");
     expect(back.entries).toEqual(s.entries);
-    expect(back.summary?.beacons).toEqual([{ key: "page view · bigfuture/home", title: "page view · bigfuture/home", eventType: "page view", name: "bigfuture/home", linkType: undefined, variables: {}, reportSuites: ["kiwiglobalprod"], configId: "ds-prod", status: "ok", attempts: 1 }].map((b) => JSON.parse(JSON.stringify(b))));
-    expect(back.summary?.rules).toEqual([{ key: "page-view on libraryLoaded", rule: "page-view", event: "libraryLoaded", state: "fired", conditions: [], actions: ["sendPageView: pending"] }]);
+    expect(back.summary?.beacons).toEqual([{ key: "page view · bigfuture/home", page: 1, unload: false, title: "page view · bigfuture/home", eventType: "page view", name: "bigfuture/home", linkType: undefined, variables: {}, reportSuites: ["kiwiglobalprod"], configId: "ds-prod", status: "ok", attempts: 1 }].map((b) => JSON.parse(JSON.stringify(b))));
+    expect(back.summary?.rules).toEqual([{ key: "page-view on libraryLoaded", rule: "page-view", event: "libraryLoaded", state: "fired", conditions: [], actions: ["sendPageView: done"] }]); // settled by its beacon (lib/verdicts.ts)
     expect(() => parseSession("{}")).toThrow(/not a preview session/);
     expect(() => parseSession("nope")).toThrow(/not JSON/);
   });

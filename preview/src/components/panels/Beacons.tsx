@@ -1,23 +1,67 @@
+import { useState } from "react";
 import { beaconCounts, beaconTitle, eventTypeLabel, settleStatus, type BeaconGroup } from "../../lib/beacons";
+import { beaconCurl, beaconJson, matchesBeacon, NO_FILTER, type BeaconFilter } from "../../lib/beacon-tools";
 import { Empty, JsonTree, since } from "../JsonTree";
 
-/** Each edge request decoded, grouped per event (attempts by requestId), with timing and retries. */
-export function BeaconsPanel({ groups, start, now }: { groups: BeaconGroup[]; start?: number; now: number }) {
-  if (!groups.length) return <Empty>No beacons yet. Analytics wait for performance consent; with pre-opt-in nothing is sent until the banner allows it.</Empty>;
+/** Copies a text; the button says it did. */
+function CopyButton({ label, text, testId }: { label: string; text: () => string; testId: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      data-testid={testId}
+      onClick={(e) => {
+        e.preventDefault();
+        void navigator.clipboard?.writeText(text()).then(() => {
+          setDone(true);
+          setTimeout(() => setDone(false), 1500);
+        });
+      }}
+    >
+      {done ? "Copied" : label}
+    </button>
+  );
+}
+
+/** Each edge request decoded, grouped per event (attempts by requestId), with timing and retries; searchable, filterable, copyable. */
+export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[]; start?: number; now: number }) {
+  const [filter, setFilter] = useState<BeaconFilter>(NO_FILTER);
+  if (!all.length) return <Empty>No beacons yet. Analytics wait for performance consent; with pre-opt-in nothing is sent until the banner allows it.</Empty>;
+  const groups = all.filter((g) => matchesBeacon(g, filter));
+  const set = (patch: Partial<BeaconFilter>) => setFilter((f) => ({ ...f, ...patch }));
   return (
     <div>
+      <div className="filters" role="search">
+        <input type="search" placeholder="search: name, URL, eVar=value, XDM…" value={filter.text} onChange={(e) => set({ text: e.target.value })} aria-label="search beacons" data-testid="beacon-search" />
+        <input placeholder="variable (eVar30 or eVar30=SAT)" value={filter.variable} onChange={(e) => set({ variable: e.target.value })} aria-label="filter by variable" data-testid="beacon-variable" />
+        {(filter.text || filter.type || filter.variable) && (
+          <button type="button" onClick={() => setFilter(NO_FILTER)} data-testid="beacon-filter-clear">
+            clear ({groups.length} of {all.length})
+          </button>
+        )}
+      </div>
       <p className="summary">
-        {beaconCounts(groups).map((c) => (
-          <span key={c.eventType} className="pill">
+        {beaconCounts(all).map((c) => (
+          <button
+            type="button"
+            key={c.eventType}
+            className={`pill ${filter.type === c.eventType ? "active" : ""}`}
+            aria-pressed={filter.type === c.eventType}
+            title="show only this type"
+            onClick={() => set({ type: filter.type === c.eventType ? "" : c.eventType })}
+            data-testid="beacon-pill"
+            data-type={c.eventType}
+          >
             {c.eventType} × {c.count}
             {c.failed ? ` (${c.failed} failed)` : ""}
-          </span>
+          </button>
         ))}
       </p>
+      {!groups.length && <Empty>No beacon matches the filter.</Empty>}
       {groups.map((g) => {
         const status = settleStatus(g, now);
         return (
-          <details key={g.key} className={`card beacon status-${status.replace(/ /g, "-")}`} data-testid="beacon-row" data-event-type={g.decoded.eventType ?? ""} data-page-name={g.decoded.pageName ?? ""} data-name={g.decoded.interaction?.name ?? ""} data-link-type={g.decoded.interaction?.type ?? ""} data-status={status}>
+          <details key={g.key} className={`card beacon status-${status.replace(/ /g, "-")}`} data-testid="beacon-row" data-event-type={g.decoded.eventType ?? ""} data-page-name={g.decoded.pageName ?? ""} data-name={g.decoded.interaction?.name ?? ""} data-link-type={g.decoded.interaction?.type ?? ""} data-status={status} data-page={g.page} data-unload={g.unload ? "true" : "false"} data-request-id={g.requestId ?? ""}>
             <summary>
               <span className="time">{since(g.at, start)}</span>
               <b>{eventTypeLabel(g.decoded.eventType, g.decoded.action)}</b>
@@ -25,7 +69,12 @@ export function BeaconsPanel({ groups, start, now }: { groups: BeaconGroup[]; st
               <span className={`pill ${status === "ok" ? "ok" : status === "waiting" ? "" : "bad"}`}>{status}</span>
               {g.retries > 0 && <span className="pill warn">{g.retries} retr{g.retries === 1 ? "y" : "ies"}</span>}
               {g.page > 1 && <span className="pill">page {g.page}</span>}
+              {g.unload && <span className="pill warn" title="sent while its page unloaded (pagehide)">unload · page {g.page}</span>}
             </summary>
+            <p className="buttons">
+              <CopyButton label="Copy as cURL" text={() => beaconCurl(g)} testId="copy-curl" />
+              <CopyButton label="Copy as JSON" text={() => beaconJson(g)} testId="copy-json" />
+            </p>
             <table className="kv">
               <tbody>
                 <tr><th>event</th><td>{beaconTitle(g.decoded)}</td></tr>

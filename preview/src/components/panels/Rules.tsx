@@ -1,12 +1,44 @@
-import { firingCounts, type RuleFiring } from "../../lib/rules";
+import { firingCounts } from "../../lib/rules";
+import type { SettledFiring } from "../../lib/verdicts";
+import type { RuleVerdict } from "../../lib/why-not";
 import { Empty, since } from "../JsonTree";
 
 /** Which rules fired on which event, each condition's result and each action's outcome. */
-export function RulesPanel({ firings, start, consentNote }: { firings: RuleFiring[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
-  if (!firings.length) return <Empty>No rule has been triggered yet.</Empty>;
+/** Every rule of the bundle and why it did or did not fire. */
+function EveryRule({ verdicts }: { verdicts: RuleVerdict[] }) {
+  if (!verdicts.length) return null;
+  const tone = (s: RuleVerdict["state"]) => (s === "fired" ? "ok" : s === "condition failed" ? "bad" : s === "waiting" ? "warn" : "");
+  return (
+    <>
+      <h3>Every rule ({verdicts.length})</h3>
+      <table className="grid why-not" data-testid="rule-verdicts">
+        <tbody>
+          {verdicts.map((v) => (
+            <tr key={v.rule} data-testid="rule-verdict" data-rule={v.rule} data-verdict={v.state}>
+              <td><b>{v.rule}</b>{v.name && <div className="muted small">{v.name}</div>}</td>
+              <td><span className={`pill ${tone(v.state)}`}>{v.state}</span></td>
+              <td className="small" data-testid="rule-verdict-detail">{v.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Firings</h3>
+    </>
+  );
+}
+
+export function RulesPanel({ firings, verdicts = [], start, consentNote }: { firings: SettledFiring[]; verdicts?: RuleVerdict[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
+  if (!firings.length)
+    return (
+      <div>
+        <EveryRule verdicts={verdicts} />
+        <Empty>No rule has been triggered yet.</Empty>
+      </div>
+    );
   const counts = firingCounts(firings);
   return (
     <div>
+      <EveryRule verdicts={verdicts} />
       <p className="summary">
         {Object.entries(counts)
           .filter(([, n]) => n)
@@ -45,9 +77,11 @@ export function RulesPanel({ firings, start, consentNote }: { firings: RuleFirin
                 {f.actions.map((a) => {
                   const waiting = a.outcome === "pending" || a.outcome === "timed out" ? consentNote(a.consent) : undefined;
                   return (
-                    <li key={a.index} className={`result-${a.outcome.replace(/ /g, "-")}`} data-testid="action" data-outcome={a.outcome}>
+                    <li key={a.index} className={`result-${a.outcome.replace(/ /g, "-")}`} data-testid="action" data-outcome={a.outcome} data-type={a.type}>
                       <span className="pill">{a.outcome}</span> <code>{a.type}</code> {a.summary}
                       {a.at !== undefined && <span className="muted"> · {since(a.at, start)}</span>}
+                      {a.evidence && <span className="muted small"> · {a.evidence}</span>}
+                      {a.reported && <span className="muted small"> · the runtime reported “{a.reported}”</span>}
                       {waiting && <span className="warn-text"> · {waiting}</span>}
                     </li>
                   );

@@ -78,12 +78,13 @@ export function SessionPanel({ current, saved, setSaved }: { current?: Session; 
             <p className="muted">Pick two different sessions.</p>
           ) : rows.length ? (
             <table className="grid diff" data-testid="diff-table">
+              <colgroup><col className="c-section" /><col className="c-what" /><col className="c-change" /><col className="c-side" /><col className="c-side" /></colgroup>
               <thead>
                 <tr><th>section</th><th>what</th><th>change</th><th>A</th><th>B</th></tr>
               </thead>
               <tbody>
                 {rows.map((r, i) => (
-                  <tr key={i} className={r.change.replace(/ /g, "-")}>
+                  <tr key={i} className={r.change.replace(/ /g, "-")} data-section={r.section} data-key={r.key}>
                     <td>{r.section}</td>
                     <td>{r.key}{r.field ? <span className="muted"> · {r.field}</span> : null}</td>
                     <td>{r.change}</td>
