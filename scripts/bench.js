@@ -11,6 +11,7 @@ import { tmpdir, cpus } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
+import { publishBench } from "./publish-bench.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -413,7 +414,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
   };
 }
 
-export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench };
+export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench, publish: () => publishBench({ root: ROOT, runs: RUNS }) };
 
 // Cases run now replace their earlier results in bench-results.json; the others stay, each with the commit it measured.
 const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });

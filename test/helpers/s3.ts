@@ -57,8 +57,14 @@ export interface DroppingProxy {
   close(): Promise<void>;
 }
 
-/** Forwards to the server until `uploadsAllowed` PUTs went through; from then on every request's connection is dropped unanswered. */
-export async function startDroppingProxy(targetPort: number, uploadsAllowed: number): Promise<DroppingProxy> {
+/**
+ * Forwards to the server until `uploadsAllowed` PUTs went through; from then
+ * on every request's connection is dropped unanswered. With `corrupt`, the
+ * bytes of every upload are damaged on the way (one byte changed, the
+ * Content-MD5 header left as sent): what a store that does not check
+ * Content-MD5 (s3rver) stores and answers the ETag of.
+ */
+export async function startDroppingProxy(targetPort: number, uploadsAllowed: number, options: { corrupt?: boolean } = {}): Promise<DroppingProxy> {
   let puts = 0;
   let forwarded = 0;
   let dropped = 0;
@@ -72,12 +78,18 @@ export async function startDroppingProxy(targetPort: number, uploadsAllowed: num
     }
     forwarded++;
     log.push({ method: req.method ?? "", path: decodeURIComponent((req.url ?? "").split("?")[0]) });
-    const upstream = request({ host: "127.0.0.1", port: targetPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (options.corrupt && req.method === "PUT" && body.length) body[body.length - 1] ^= 1;
+      const upstream = request({ host: "127.0.0.1", port: targetPort, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on("error", () => res.destroy());
+      upstream.end(body);
     });
-    upstream.on("error", () => res.destroy());
-    req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

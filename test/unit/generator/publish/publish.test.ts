@@ -134,6 +134,24 @@ describe("sitetags publish (a real S3-compatible server on 127.0.0.1)", () => {
     expect((await s3.get(keyIn(target, "manifest.json"))).body.toString()).toBe(C.manifestText);
   });
 
+  it('"the upload\'s checksum verified": bytes damaged on the way are caught by the ETag check (exit 4) before any alias moves', async () => {
+    const target = nextTarget();
+    const proxy = await startDroppingProxy(s3.port, Number.POSITIVE_INFINITY, { corrupt: true });
+    let r;
+    try {
+      r = await run(A, target, proxy.endpoint);
+    } finally {
+      await proxy.close();
+    }
+    expect(r.exitCode).toBe(4);
+    expect(r.diagnostics[0].message).toMatch(/: the store answered ETag "[0-9a-f]{32}" for bytes whose MD5 is [0-9a-f]{32}$/);
+    expect(proxy.log.filter((l) => l.method === "PUT").every((l) => /\.[0-9a-f]{10}\.min\.js$/.test(l.path))).toBe(true);
+    expect((await s3.get(keyIn(target, "manifest.json"))).status).toBe(404);
+    const rerun = await run(A, target);
+    expect(rerun.exitCode).toBe(0);
+    await aliasesServe(target, A);
+  });
+
   it('"rollback --to RELEASE points the aliases back to an earlier release\'s files without rebuilding"; "releases lists them"', async () => {
     const target = nextTarget();
     const a = await run(A, target);
