@@ -43,8 +43,8 @@ describe("the publishing verbs of the CLI", () => {
       [["publish", "--to", "https://bucket/x"], /--to: expected s3:\/\/BUCKET\/PREFIX/],
       [["rollback", "--to", "latest", "--target", "s3://b1/x"], /rollback needs --to RELEASE, a release id of 12 hex digits/],
       [["releases"], /releases needs --target s3:\/\/BUCKET\/PREFIX/],
-      [["promote", "--from", "s3://bk/a", "--to", "s3://bk/a"], /--from and --to are the same/],
-      [["promote", "--from", "s3://bk/a", "--to", "s3://bk/b", "--from-env", "qa"], /--from-env and --to-env go together/],
+      [["promote", "--from", "s3://bkt/a", "--to", "s3://bkt/a"], /--from and --to are the same/],
+      [["promote", "--from", "s3://bkt/a", "--to", "s3://bkt/b", "--from-env", "qa"], /--from-env and --to-env go together/],
       [["embed", "go"], /embed needs exactly one --env ENV/],
       [["manifest", "merge"], /manifest merge takes the shard folders/],
     ] as const) {
