@@ -8,7 +8,7 @@
  */
 import { resolve } from "node:path";
 import { mergeShards } from "../build/merge.js";
-import { toJson, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatDiagnostic, toJson, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { embedTag } from "../publish/embed.js";
 import { promote } from "../publish/promote.js";
 import { publish, type PublishReport } from "../publish/publish.js";
@@ -77,8 +77,10 @@ function s3Url(value: string | undefined, option: string, command: string): stri
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** Headlines (with file:line:col and a code frame for configuration problems), then the count. */
 function printDiagnostics(io: Io, diagnostics: Diagnostic[]) {
-  for (const d of diagnostics) io.stderr(`${d.severity} ${d.code}: ${d.message}\n`);
+  for (const d of diagnostics) io.stderr(formatDiagnostic(d));
+  if (diagnostics.length > 1) io.stderr(`\n${diagnostics.length} errors\n`);
 }
 
 function finish(io: Io, verb: string, report: PublishReport, json: boolean): number {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { build } from "../../../../generator/build/build.js";
@@ -60,6 +60,16 @@ describe("the publishing verbs of the CLI", () => {
     expect(r.stderr).toMatch(/^error PUBLISH_FAILED: /m);
     expect(r.stderr).toMatch(/publish failed: s3:\/\/kiwi-cdn\/x still serves release \(none\); it is safe to run again/);
     expect(readFileSync(join(REPO, "docs", "publishing.md"), "utf8")).toMatch(/\| 4 \|/);
+  });
+
+  it("an invalid configuration (publishing settings of sites/_org.yaml) is exit 1 with the located diagnostic, before any request", async () => {
+    const sites = tempDir("sites");
+    cpSync(join(REPO, "test", "fixtures", "bad-configs", "_base"), sites, { recursive: true });
+    cpSync(join(REPO, "test", "fixtures", "bad-configs", "85-publishing-base-url-without-slash"), sites, { recursive: true });
+    const r = await cli(["publish", "--to", `s3://${BUCKET}/bad`, "--sites", sites, "--out", dist, "--endpoint", s3.endpoint]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/_org\.yaml:84:12 error CONFIG_INVALID_VALUE: must end with \/ at publishing\.baseUrl\n/);
+    expect((await s3.get("bad/manifest.json")).status).toBe(404);
   });
 
   it("publish, releases, rollback and embed from the command line (text and --json)", async () => {
