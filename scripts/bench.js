@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
+import { publishBench } from "./publish-bench.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -423,7 +424,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
   };
 }
 
-export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench };
+export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench, publish: () => publishBench({ root: ROOT, runs: RUNS }) };
 
 // Cases run now replace their earlier results in bench-results.json; the others stay, each with the commit it measured.
 const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });

@@ -40,6 +40,22 @@ export interface ManifestEntry {
 
 export interface Manifest {
   bundles: ManifestEntry[];
+  /** Only in a sharded build's partial manifest (build --shard I/N): which slice of which selection it holds; `manifest merge` checks and drops it. */
+  shard?: ShardInfo;
+}
+
+export interface ShardInfo {
+  index: number;
+  count: number;
+  /** Bundles in the whole selection (all shards together). */
+  total: number;
+  /** The narrowing the shards were built with (absent: every site, every environment). */
+  sites?: string[];
+  envs?: string[];
+  /** First 16 hex digits of the runtime hash (sources and toolchain): shards of one build agree on it. */
+  runtime: string;
+  /** First 16 hex digits of the sha256 of the catalogue's files: shards of one build agree on it too. */
+  catalogue: string;
 }
 
 export interface BundleReport extends ManifestEntry {
@@ -174,6 +190,11 @@ export function selectBundles(all: ResolvedBundle[], options: Pick<BuildOptions,
   return narrowed.filter((_, i) => i % count === index - 1);
 }
 
+/** What decides a bundle's bytes besides the runtime: its resolved config (and its budget). Two bundles with the same inputsHash have the same bytes. */
+export function inputsHashOf(runtimeHash: string, bundle: Pick<ResolvedBundle, "config" | "budgetGzipBytes">): string {
+  return sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
+}
+
 export async function readManifest(outDir: string): Promise<Manifest> {
   try {
     const parsed = JSON.parse(await readFile(join(outDir, "manifest.json"), "utf8")) as Manifest;
@@ -251,7 +272,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const reports: BundleReport[] = [];
   const reused: Array<{ bundle: ResolvedBundle; old: ManifestEntry }> = [];
   for (const bundle of selected) {
-    const inputsHash = sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
+    const inputsHash = inputsHashOf(runtimeHash, bundle);
     const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
     if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) reused.push({ bundle, old });
     else toBuild.push({ bundle, inputsHash });
@@ -371,7 +392,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const { status: _s, budgetGzipBytes: _b, moduleBytes: _m, moduleSources: _ms, ...entry } = r;
     next.set(`${r.site}/${r.env}`, entry);
   }
-  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)) };
+  // A shard's manifest is partial: its own bundles and what `manifest merge` needs to check the whole.
+  if (options.shard) for (const key of [...next.keys()]) if (!selected.some((b) => `${b.site}/${b.env}` === key)) next.delete(key);
+  const shard: ShardInfo | undefined = options.shard && {
+    ...options.shard,
+    total: selectBundles(catalogue.bundles, { sites: options.sites, envs: options.envs }).length,
+    ...(options.sites?.length ? { sites: [...options.sites].sort() } : {}),
+    ...(options.envs?.length ? { envs: [...options.envs].sort() } : {}),
+    runtime: runtimeHash.slice(0, 16),
+    catalogue: sha256(catalogue.files.map((f) => `${f.file}\0${f.text}`).join("\0")).slice(0, 16),
+  };
+  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)), ...(shard ? { shard } : {}) };
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
       const files = outputs.flatMap(({ report, code }) => [
@@ -380,7 +411,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       ]);
       files.push({ path: join(outDir, "manifest.json"), data: `${JSON.stringify(manifest, null, 2)}\n` });
       await commitFiles(files);
-      await prune(outDir, manifest, previous);
+      await prune(outDir, manifest, options.shard ? { bundles: previous.bundles.filter((b) => next.has(`${b.site}/${b.env}`)) } : previous);
     } catch (err) {
       return done({ ...result, exitCode: 3, diagnostics: [{ code: "BUILD_WRITE_FAILED", message: (err as Error).message, severity: "error" }] });
     }

@@ -1,7 +1,8 @@
 /**
  * The `sitetags` command line: a thin layer over the generator API.
  * Artifacts and reports go to stdout (or files), diagnostics to stderr.
- * Exit codes: 0 ok, 1 invalid configuration, 2 wrong usage, 3 build failed.
+ * Exit codes: 0 ok, 1 invalid configuration, 2 wrong usage, 3 build failed
+ * (or a merge refused), 4 a publish, rollback or promotion failed.
  */
 import { parseArgs } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MESSAGES, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
 import { inspectBundle } from "./inspect.js";
 import { summaryTable, table, formatBytes } from "./format.js";
+import { isPublishCommand, PUBLISH_USAGE, PublishUsageError, runPublishCommand } from "./publish-commands.js";
 
 const USAGE = `Usage: sitetags <command> [options]
 
@@ -18,7 +20,7 @@ Commands:
   list                   sites, their environments and modules
   inspect SITE --env ENV which modules a bundle holds and why, bytes per module
   schema                 write the JSON Schema of the site files (sites/site.schema.json, sites/org.schema.json)
-
+${PUBLISH_USAGE}
 Options:
   --site CODE            narrow to a site (repeatable)
   --env ENV              narrow to an environment (repeatable)
@@ -86,6 +88,16 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         force: { type: "boolean", default: false },
         workers: { type: "string" },
         cache: { type: "string" },
+        to: { type: "string" },
+        from: { type: "string" },
+        target: { type: "string" },
+        endpoint: { type: "string" },
+        region: { type: "string" },
+        "dry-run": { type: "boolean", default: false },
+        pinned: { type: "boolean", default: false },
+        release: { type: "string" },
+        "from-env": { type: "string" },
+        "to-env": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -107,6 +119,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   try {
     const workers = values.workers === undefined ? undefined : Number(values.workers);
     if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new UsageError(`--workers takes a positive whole number`);
+    if (isPublishCommand(command)) return await runPublishCommand(command, rest, values, io, { sitesDir, outDir });
     switch (command) {
       case "build": {
         if (rest.length) throw new UsageError(`build takes no positional arguments (got ${rest.join(" ")})`);
@@ -177,7 +190,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof PublishUsageError) {
       io.stderr(`sitetags: ${err.message}\n\n${USAGE}`);
       return 2;
     }

@@ -16,6 +16,7 @@ import { RulesSettingsShape } from "./schemas/rules.js";
 import { ConsentExtrasSchema, IdentitySchema } from "./schemas/consent-identity.js";
 import { AnalyticsRulesSchema } from "./schemas/analytics.js";
 import { FeatureModulesShape } from "./schemas/feature-modules.js";
+import { PublishingSchema } from "./schemas/publishing.js";
 
 const ms = (min: number, max: number, def: number, what: string) =>
   z.number().int().min(min).max(max).describe(`${what}, in ms (${min}–${max}, default ${def}).`).default(def);
@@ -284,6 +285,7 @@ export const OrgFileSchema = z
       .array(z.strictObject({ pattern: RegexString, env: EnvNameSchema }))
       .default([])
       .describe("Domain fallback table: host-name patterns to environments, tried in order."),
+    publishing: PublishingSchema.prefault({}),
     ...SettingsLayerSchema.shape,
     envs: envMap(SettingsLayerSchema).optional().describe("Organisation-wide per-environment overrides."),
   })

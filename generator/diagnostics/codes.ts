@@ -47,6 +47,18 @@ export const DIAGNOSTIC_CODES = {
   BUILD_OVER_BUDGET: "A bundle's gzip size is over its budget.",
   BUILD_FORBIDDEN_CODE: "A bundle contains eval, new Function, document.write or a string timer.",
   BUILD_WRITE_FAILED: "dist/ could not be written.",
+  MERGE_NOT_A_SHARD: "`manifest merge` was given a folder without a shard's partial manifest (the output of `build --shard I/N`).",
+  MERGE_DIFFERENT_BUILDS: "The shards come from different builds: other sources or toolchain, another slicing or another selection.",
+  MERGE_OVERLAP: "A shard is given twice, or a bundle is in two shards.",
+  MERGE_MISSING: "A shard, or a bundle of the selection, is missing.",
+  MERGE_INPUTS_DIFFER: "Two shards hold one bundle built from different inputs (inputsHash).",
+  MERGE_BAD_FILE: "A shard's bundle file is missing or does not match its manifest entry (integrity, alias, content hash).",
+  PUBLISH_FAILED: "The store failed or refused a request (after the SDK's retries), or an upload's checksum did not match: the target still serves its previous release (exit 4); run again.",
+  PUBLISH_PARTIAL_DIST: "publish was pointed at one shard's partial dist: merge the shards first.",
+  PUBLISH_NOTHING_TO_PUBLISH: "The manifest (or the source release) lists no bundle of the selection.",
+  PUBLISH_DIST_MISMATCH: "A file of dist/ does not match its manifest entry's integrity.",
+  PUBLISH_NO_RELEASE: "rollback or promote names a release the target (or the source) does not have, or the source has published nothing.",
+  PUBLISH_PROMOTE_REFUSED: "promote: the configuration does not build the source's bundle for the target environment (the differing keys are named), or the source was built from other inputs than the configuration gives now.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -39,6 +39,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { testCertificate } from "./certs.js";
 import { YOUTUBE_API_MOCK, youtubeEmbedPage } from "./youtube.js";
+import { fetchFromOrigin, type Origin } from "./cdn-origin.js";
 
 /** The organisation's apex domain in the catalogue (sites/_org.yaml). */
 export const APEX = "kiwi.example";
@@ -160,6 +161,8 @@ export interface TestWeb {
   serveBundle(bundle: ServableBundle): string;
   /** Changes how a third-party URL (query ignored) answers. */
   script(url: string, override: ScriptOverride): void;
+  /** Puts a CDN in front of an origin server (cdn-origin.ts): the host's requests are forwarded to it. Stays until close. */
+  origin(host: string, origin: Origin): void;
   edge: {
     /** Queues answers for the next edge requests (CORS preflights excepted), in order; then the default again. */
     respond(...responses: EdgeResponse[]): void;
@@ -191,6 +194,7 @@ export async function startServers(): Promise<TestWeb> {
   let scripts = new Map<string, ScriptOverride>();
   let edgeQueue: EdgeResponse[] = [];
   const bundles = new Map<string, string>();
+  const origins = new Map<string, Origin>();
 
   const web: TestWeb = {
     httpsPort: 0,
@@ -242,6 +246,9 @@ export async function startServers(): Promise<TestWeb> {
     script(url, override) {
       const u = new URL(url);
       scripts.set(u.hostname + u.pathname, override);
+    },
+    origin(host, origin) {
+      origins.set(host, origin);
     },
     edge: {
       respond: (...responses) => void edgeQueue.push(...responses),
@@ -323,6 +330,14 @@ export async function startServers(): Promise<TestWeb> {
   }
 
   async function answer(entry: RecordedRequest, res: ServerResponse): Promise<void> {
+    const origin = origins.get(entry.host);
+    if (origin) {
+      const got = await fetchFromOrigin(origin, entry.method, entry.path);
+      entry.status = got.status;
+      res.writeHead(got.status, got.headers);
+      res.end(got.body);
+      return notify(entry);
+    }
     switch (entry.kind) {
       case "edge":
         return answerEdge(entry, res);

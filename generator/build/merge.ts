@@ -1,0 +1,105 @@
+/**
+ * `sitetags manifest merge DIR…`: combines the partial outputs of a sharded
+ * build (each DIR holds one `build --shard I/N`'s dist: its bundles and its
+ * partial manifest) into one dist/ and manifest, byte for byte what an
+ * unsharded build of the same selection writes. It refuses shards of
+ * different builds, overlapping or missing shards and bundles, a bundle two
+ * shards built from different inputs, and files whose bytes do not match
+ * their manifest entry; then dist/ is left as it was.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { compareText } from "../compare-text.js";
+import { loadCatalogue } from "../config/load.js";
+import { commitFiles, MODULE_NAMES, readManifest, selectBundles, type Manifest, type ManifestEntry, type ShardInfo } from "./build.js";
+import { sha256, sha384Integrity, stableStringify } from "./hash.js";
+
+export interface MergeOptions {
+  dirs: string[];
+  outDir: string;
+  /** The catalogue, to name the bundles no shard holds (optional: the shard descriptors alone find missing shards). */
+  sitesDir?: string;
+}
+
+export interface MergeResult {
+  ok: boolean;
+  exitCode: 0 | 3;
+  diagnostics: Diagnostic[];
+  manifest?: Manifest;
+  bundles: number;
+}
+
+const key = (b: Pick<ManifestEntry, "site" | "env">) => `${b.site}/${b.env}`;
+const fail = (code: Diagnostic["code"], message: string): Diagnostic => ({ code, message, severity: "error" });
+
+export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
+  const diagnostics: Diagnostic[] = [];
+  const shards: Array<{ dir: string; manifest: Manifest & { shard: ShardInfo } }> = [];
+  for (const dir of options.dirs) {
+    const manifest = await readManifest(dir);
+    if (!manifest.shard) diagnostics.push(fail("MERGE_NOT_A_SHARD", `${dir} holds no partial manifest (manifest.json of a build --shard I/N)`));
+    else shards.push({ dir, manifest: manifest as Manifest & { shard: ShardInfo } });
+  }
+  if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: 0 };
+
+  // One build: the same slicing, selection and sources.
+  const describe = (s: ShardInfo) => stableStringify({ count: s.count, total: s.total, sites: s.sites, envs: s.envs, runtime: s.runtime, catalogue: s.catalogue });
+  const first = shards[0].manifest.shard;
+  for (const { dir, manifest } of shards.slice(1)) {
+    if (describe(manifest.shard) !== describe(first)) {
+      const what =
+        manifest.shard.runtime !== first.runtime
+          ? `other sources or toolchain (runtime ${manifest.shard.runtime}, not ${first.runtime})`
+          : manifest.shard.catalogue !== first.catalogue
+            ? `another catalogue (sites/ ${manifest.shard.catalogue}, not ${first.catalogue})`
+            : `another slicing or selection (${manifest.shard.index}/${manifest.shard.count} of ${manifest.shard.total}, not of ${first.count} x ${first.total})`;
+      diagnostics.push(fail("MERGE_DIFFERENT_BUILDS", `${dir} is a shard of another build than ${shards[0].dir}: ${what}`));
+    }
+  }
+  const byIndex = new Map<number, string[]>();
+  for (const { dir, manifest } of shards) byIndex.set(manifest.shard.index, [...(byIndex.get(manifest.shard.index) ?? []), dir]);
+  for (const [index, dirs] of byIndex) if (dirs.length > 1) diagnostics.push(fail("MERGE_OVERLAP", `shard ${index}/${first.count} is given twice: ${dirs.join(", ")}`));
+  const absent = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (absent.length) diagnostics.push(fail("MERGE_MISSING", `shard${absent.length > 1 ? "s" : ""} ${absent.map((i) => `${i}/${first.count}`).join(", ")} missing: their bundles would be missing from the merged dist`));
+
+  // Bundles: each in exactly one shard, from one set of inputs.
+  const seen = new Map<string, { dir: string; entry: ManifestEntry }>();
+  for (const { dir, manifest } of shards) {
+    for (const entry of manifest.bundles) {
+      const other = seen.get(key(entry));
+      if (!other) seen.set(key(entry), { dir, entry });
+      else if (other.entry.inputsHash !== entry.inputsHash) diagnostics.push(fail("MERGE_INPUTS_DIFFER", `${entry.env}/${entry.site} was built from different inputs in ${other.dir} (inputsHash ${other.entry.inputsHash}) and ${dir} (${entry.inputsHash})`));
+      else diagnostics.push(fail("MERGE_OVERLAP", `${entry.env}/${entry.site} is in two shards: ${other.dir} and ${dir}`));
+    }
+  }
+  if (!diagnostics.length && seen.size !== first.total) diagnostics.push(fail("MERGE_MISSING", `the shards hold ${seen.size} bundles; the build selected ${first.total}`));
+  if (!diagnostics.length && options.sitesDir) {
+    const catalogue = await loadCatalogue({ sitesDir: options.sitesDir, moduleNames: MODULE_NAMES });
+    if (!catalogue.diagnostics.length) {
+      const expected = selectBundles(catalogue.bundles, { sites: first.sites, envs: first.envs }).map(key);
+      const missing = expected.filter((k) => !seen.has(k));
+      if (missing.length) diagnostics.push(fail("MERGE_MISSING", `no shard holds ${missing.map((k) => k.split("/").reverse().join("/")).join(", ")}`));
+    }
+  }
+  if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };
+
+  // The bytes: each file must be what its entry says.
+  const files: Array<{ path: string; data: string; named?: boolean }> = [];
+  for (const { dir, entry } of seen.values()) {
+    const [named, alias] = await Promise.all([readFile(join(dir, entry.file), "utf8").catch(() => undefined), readFile(join(dir, entry.alias), "utf8").catch(() => undefined)]);
+    const expectedName = `sitetags.${named === undefined ? "" : sha256(named).slice(0, 10)}.min.js`;
+    if (named === undefined || alias === undefined) diagnostics.push(fail("MERGE_BAD_FILE", `${join(dir, named === undefined ? entry.file : entry.alias)} is missing`));
+    else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName)) diagnostics.push(fail("MERGE_BAD_FILE", `${join(dir, entry.file)} does not match its manifest entry (integrity, alias or content hash)`));
+    else files.push({ path: join(options.outDir, entry.file), data: named, named: true }, { path: join(options.outDir, entry.alias), data: named });
+  }
+  if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };
+  const manifest: Manifest = { bundles: [...seen.values()].map((s) => s.entry).sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)) };
+  files.push({ path: join(options.outDir, "manifest.json"), data: `${JSON.stringify(manifest, null, 2)}\n` });
+  try {
+    await commitFiles(files);
+  } catch (err) {
+    return { ok: false, exitCode: 3, diagnostics: [fail("BUILD_WRITE_FAILED", (err as Error).message)], bundles: seen.size };
+  }
+  return { ok: true, exitCode: 0, diagnostics: [], manifest, bundles: manifest.bundles.length };
+}
