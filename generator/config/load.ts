@@ -15,6 +15,7 @@ import type { BundleConfig } from "./bundle-config.js";
 import { issuesToDiagnostics } from "./issues.js";
 import { checkRules } from "./rules-check.js";
 import { diagnosticAtOffset, hasPath, offsetOf, parseYamlSource, type YamlSource } from "./yaml-source.js";
+import { mergeInto } from "../../runtime-modules/core/merge.js";
 
 export const ORG_FILE = "_org.yaml";
 
@@ -84,17 +85,9 @@ export interface LoadOptions {
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced. */
+/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced (the runtime's guarded merge, runtime-modules/core/merge.ts). */
 export function mergeLayers(...layers: unknown[]): Plain {
-  const out: Plain = {};
-  for (const layer of layers) {
-    if (!isPlain(layer)) continue;
-    for (const [key, value] of Object.entries(layer)) {
-      if (value === undefined) continue;
-      out[key] = isPlain(value) && isPlain(out[key]) ? mergeLayers(out[key], value) : isPlain(value) ? mergeLayers(value) : value;
-    }
-  }
-  return out;
+  return layers.reduce<Plain>((out, layer) => mergeInto(out, layer), {});
 }
 
 const SETTING_KEYS = Object.keys(SettingsSchema.shape);

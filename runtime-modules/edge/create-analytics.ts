@@ -20,7 +20,6 @@ import {
   fnv1a32Hex,
   legacyEcid,
   linkEcid,
-  mergeDeep,
   readCookies,
   responseFailure,
   retryDelay,
@@ -28,6 +27,7 @@ import {
   utf8Length,
 } from "./protocol";
 import { isObject } from "../core/is-object";
+import { mergeInto } from "../core/merge";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
@@ -94,7 +94,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const AMCV = "AMCV_" + a.orgId;
   const hashPrefix = "com.adobe.alloy." + org + ".consentHashes.";
   const configId = a.datastreamOverride || a.datastreamId;
-  const overrides = cleanOverrides(mergeDeep({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
+  const overrides = cleanOverrides(mergeInto({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
   const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
   const migrate = a.idMigration !== false;
 
@@ -448,7 +448,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
-      const xdm = mergeDeep(mergeDeep(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
+      const xdm = mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};
