@@ -7,12 +7,12 @@ export const REDACTED = "[redacted]";
 const DECODE_ROUNDS = 8;
 
 /**
- * The text percent-decoded to a fixed point ("+" as a space), at most
+ * The text percent-decoded to a fixed point ("+" kept: a value's part either way), at most
  * DECODE_ROUNDS rounds: %2540 and %252540 become @ as %40 does. A malformed
  * escape stays as it is; the escapes around it are still decoded.
  */
 export function decodeFully(text: string): string {
-  let t = text.replace(/\+/g, " ");
+  let t = text;
   for (let i = 0; i < DECODE_ROUNDS; i++) {
     const next = t.replace(/(%[0-9a-f]{2})+/gi, (m) => {
       try {
@@ -34,7 +34,7 @@ export function decodeFully(text: string): string {
  * decoded (so REGNO, reg%4Eo, reg%254Eo and a%26regNo all count).
  */
 export function isRedactedParam(name: string): boolean {
-  return REDACTED_PARAMS.indexOf(decodeFully(name).split(/[?&;#]/).pop()!.trim().toLowerCase()) >= 0;
+  return REDACTED_PARAMS.indexOf(decodeFully(name.replace(/\+/g, " ")).split(/[?&;#]/).pop()!.trim().toLowerCase()) >= 0;
 }
 
 /** Whether text holds an = or its escape %3d, which every redacted pair needs. */
@@ -73,9 +73,9 @@ export function replaceRedactedPairs(text: string, valueEnds: string, replace: (
 
 const VALUE_ENDS = "&;/:?#|^\\s";
 
-/** Where the first value of a redacted name starts (after name=, wherever the name stands: after =, too), -1 when none is left. */
+/** Where the first value of a redacted name starts (after name=, wherever the name stands: after = or -, too), -1 when none is left. */
 function secretAt(text: string): number {
-  const re = /(?<![\w%.-])([\w%.-]+)=/g;
+  const re = /(?<![\w%])([\w%]+)=/g;
   for (let m; (m = re.exec(text)); ) if (isRedactedParam(m[1]) && text.indexOf(REDACTED, re.lastIndex) !== re.lastIndex) return re.lastIndex;
   return -1;
 }
