@@ -170,8 +170,12 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   function transmit(url: string, body: string, beacon: boolean): Promise<Reply> {
     return new Promise<Reply>((resolve) => {
       const nav = win.navigator;
-      if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
-        return resolve({ status: 204, text: "", header: () => null, beacon: true });
+      try {
+        if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
+          return resolve({ status: 204, text: "", header: () => null, beacon: true });
+        }
+      } catch (e) {
+        // A page's sendBeacon that throws refuses: fetch (keepalive) instead.
       }
       // keepalive: a request in flight outlives the page; browsers allow 64 KB of such bodies in flight.
       // Referer: the origin only (alloy: the full address), so that what the page address may carry (an e-mail, an id) and
