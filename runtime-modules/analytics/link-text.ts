@@ -1,4 +1,4 @@
-import { decodeFully } from "./redact";
+import { hasAtSign } from "./redact";
 import { cut, squash } from "./web-text";
 
 /** "Link text limit is 40 characters, lowercased." */
@@ -6,7 +6,7 @@ export const LINK_TEXT_LIMIT = 40;
 
 /** The text without its words holding an at-sign, once decoded (email addresses, jane%2540x.example too): they never reach a name. */
 export function withoutEmailWords(text: string): string {
-  return text.replace(/\S+/g, (w) => (decodeFully(w).indexOf("@") < 0 ? w : " "));
+  return text.replace(/\S+/g, (w) => (hasAtSign(w) ? " " : w));
 }
 
 /**

@@ -95,15 +95,23 @@ export function redactText(text: string): string {
   return d;
 }
 
+/**
+ * Whether the text, decoded to a fixed point, holds an at-sign. An IMS org id
+ * (…@AdobeOrg, which a link decorated with adobe_mc carries as %2540AdobeOrg)
+ * is no user name.
+ */
+export function hasAtSign(text: string): boolean {
+  return decodeFully(text).replace(/@AdobeOrg(?![\w.-])/g, "").indexOf("@") >= 0;
+}
+
 /** "Tracking is not allowed when the page address contains an at-sign" (also when percent-encoded, %40, %2540, …). */
 export function trackingAllowed(pageUrl: string): boolean {
-  return decodeFully(pageUrl).indexOf("@") < 0;
+  return !hasAtSign(pageUrl);
 }
 
 /** Whether the address, decoded to a fixed point, still holds an at-sign or a redacted name's value. */
 function unsafe(url: string): boolean {
-  const d = decodeFully(url);
-  return d.indexOf("@") >= 0 || secretAt(d) >= 0;
+  return hasAtSign(url) || secretAt(decodeFully(url)) >= 0;
 }
 
 /**

@@ -106,6 +106,13 @@ describe("redaction", () => {
       expect(safeUrl(`https://www.kiwi.example/jane.doe${at}kiwimail.example/`)).toBe("");
     }
   });
+  it("an IMS org id (…@AdobeOrg, double-encoded in alloy's adobe_mc link decoration) is no at-sign; an address at AdobeOrg.com is", () => {
+    const decorated = "https://a.kiwi.example/linked?adobe_mc=TS%3D1700000000%7CMCMID%3D555%7CMCORGID%3D5A6B7C8D9E0F1A2B3C4D5E6F%2540AdobeOrg";
+    expect(trackingAllowed(decorated)).toBe(true);
+    expect(safeUrl(decorated)).toBe(decorated);
+    expect(trackingAllowed("https://a.kiwi.example/?e=jane%2540AdobeOrg.com")).toBe(false);
+    expect(trackingAllowed("https://a.kiwi.example/?e=jane%40AdobeOrgs")).toBe(false);
+  });
   it("a redacted pair hidden under nested encoding is not sent either (the query goes; in a name, the decoded text is redacted)", () => {
     expect(isRedactedParam("reg%254Eo")).toBe(true);
     expect(safeUrl("https://a.example/p?next=%252Fx%253FregNo%253D4711&tab=a")).toBe("https://a.example/p");
