@@ -3,22 +3,15 @@
  * environment, site, site environment) merged into one settings object, and
  * the picker that tells which file and key path wrote a path of it.
  */
+import { mergeInto } from "../../runtime-modules/core/merge.js";
 import { hasPath, type YamlSource } from "./yaml-source.js";
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced. */
+/** Deep merge of layers: objects merge key by key, everything else (lists too) is replaced (the runtime's guarded merge, runtime-modules/core/merge.ts). */
 export function mergeLayers(...layers: unknown[]): Plain {
-  const out: Plain = {};
-  for (const layer of layers) {
-    if (!isPlain(layer)) continue;
-    for (const [key, value] of Object.entries(layer)) {
-      if (value === undefined) continue;
-      out[key] = isPlain(value) && isPlain(out[key]) ? mergeLayers(out[key], value) : isPlain(value) ? mergeLayers(value) : value;
-    }
-  }
-  return out;
+  return layers.reduce<Plain>((out, layer) => mergeInto(out, layer), {});
 }
 
 export type Layer = { source: YamlSource; prefix: PropertyKey[]; data: unknown };

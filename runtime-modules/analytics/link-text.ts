@@ -1,11 +1,12 @@
+import { hasAtSign } from "./redact";
 import { cut, squash } from "./web-text";
 
 /** "Link text limit is 40 characters, lowercased." */
 export const LINK_TEXT_LIMIT = 40;
 
-/** The text without its words holding an at-sign (email addresses): they never reach a name. */
+/** The text without its words holding an at-sign, once decoded (email addresses, jane%2540x.example too): they never reach a name. */
 export function withoutEmailWords(text: string): string {
-  return text.replace(/\S*@\S*/g, " ");
+  return text.replace(/\S+/g, (w) => (hasAtSign(w) ? " " : w));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AnalyticsRules } from "../../generator/config/schemas/analytics.js";
 import { findDomain, onDomain } from "./lookup";
 import { LINK_TEXT_LIMIT, linkText, unwrapLink, withoutEmailWords } from "./link-text";
-import { safeUrl } from "./redact";
+import { redactText, safeUrl } from "./redact";
 import { cut, escapeText, squash, webText } from "./web-text";
 
 export type LinkType = "searchResult" | "promo" | "nav" | "external" | "download" | "feature" | "mailto" | "tel";
@@ -76,7 +76,7 @@ export const PATHING_HIT: Readonly<Record<LinkType, boolean>> = {
  * No text: None Provided.
  */
 export function linkName(raw: string, type: LinkType, smallWords: readonly string[]): string {
-  const text = webText(withoutEmailWords(raw), smallWords);
+  const text = webText(withoutEmailWords(redactText(raw)), smallWords);
   const name = type === "promo" ? cut(text, PROMO_NAME_LIMIT).trim() : linkText(text, type === "feature" ? FEATURE_TEXT_LIMIT : LINK_TEXT_LIMIT);
   return name ? escapeText(name) : NONE_PROVIDED;
 }

@@ -1,23 +1,7 @@
+import { decodeFully } from "../analytics/redact";
+
 /** An email address anywhere in a (decoded) text. */
 const EMAIL = "[^\\s@&=?#/:;,]+@[^\\s@&=?#/:;,]+\\.[A-Za-z]{2,}";
-
-/** The text and its URL-decoded forms ("+" as space), up to three rounds for double encoding. */
-function decodedForms(text: string): string[] {
-  const forms = [text];
-  let current = text.replace(/\+/g, " ");
-  for (let i = 0; i < 3; i++) {
-    let next: string;
-    try {
-      next = decodeURIComponent(current);
-    } catch (e) {
-      next = current.replace(/%40/gi, "@");
-    }
-    forms.push(current, next);
-    if (next === current) break;
-    current = next;
-  }
-  return forms;
-}
 
 /**
  * "A user name (an email address or the sign-in user id) in the query string
@@ -28,7 +12,7 @@ function decodedForms(text: string): string[] {
 export function containsUserName(text: string, userIds: readonly string[] = []): boolean {
   if (!text) return false;
   const email = new RegExp(EMAIL);
-  for (const form of decodedForms(text)) {
+  for (const form of [text, decodeFully(text)]) {
     if (email.test(form)) return true;
     const lower = form.toLowerCase();
     for (const id of userIds) if (typeof id === "string" && id.trim() && lower.indexOf(id.trim().toLowerCase()) >= 0) return true;

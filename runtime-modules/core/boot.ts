@@ -64,10 +64,14 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       return;
     }
     // Own property only: an element with id="sitetags" shows up on window too, through its prototype.
-    if (Object.prototype.hasOwnProperty.call(win, "sitetags")) {
+    // A running copy marks the window (and its global has a version); a page's own global of that name is the page's, left alone.
+    const own = Object.prototype.hasOwnProperty.call(win, "sitetags") && win.sitetags;
+    const mark = Symbol.for("sitetags");
+    if ((win as unknown as Record<symbol, unknown>)[mark] || (own && own.version)) {
       log.warn(ALREADY_LOADED, { site: config.site.code });
       return;
     }
+    (win as unknown as Record<symbol, unknown>)[mark] = 1;
 
     const modules: string[] = [];
     let track: (name: string, detail?: unknown) => void = () => undefined;
@@ -93,7 +97,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
         }
       },
     };
-    Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
+    if (!own) Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
     monitor.emit("boot", { version: VERSION, site: config.site.code, env, bundleEnv: config.env });
 
     // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar).

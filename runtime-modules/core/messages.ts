@@ -108,6 +108,8 @@ export const CREDENTIAL_FETCH_FAILED = "credential fetch failed; continuing anon
 
 /** "timeout error when a condition or action exceeds its limit" (spec section 8). */
 export const STEP_TIMEOUT = "timeout error: a condition or action exceeded its limit";
+/** A tag action past its limit because its consent has not come (debug level: it runs once consent comes). */
+export const STEP_WAITS_FOR_CONSENT = "a tag action is waiting for consent past its limit";
 export const RULE_CONDITION_FAILED = "rule condition failed";
 export const RULE_ACTION_FAILED = "rule action failed";
 export const DATA_ELEMENT_CIRCULAR = "data element circular reference";

@@ -20,7 +20,6 @@ import {
   fnv1a32Hex,
   legacyEcid,
   linkEcid,
-  mergeDeep,
   readCookies,
   responseFailure,
   retryDelay,
@@ -28,6 +27,7 @@ import {
   utf8Length,
 } from "./protocol";
 import { isObject } from "../core/is-object";
+import { mergeInto } from "../core/merge";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
@@ -94,7 +94,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   const AMCV = "AMCV_" + a.orgId;
   const hashPrefix = "com.adobe.alloy." + org + ".consentHashes.";
   const configId = a.datastreamOverride || a.datastreamId;
-  const overrides = cleanOverrides(mergeDeep({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
+  const overrides = cleanOverrides(mergeInto({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
   const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
   const migrate = a.idMigration !== false;
 
@@ -170,8 +170,12 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
   function transmit(url: string, body: string, beacon: boolean): Promise<Reply> {
     return new Promise<Reply>((resolve) => {
       const nav = win.navigator;
-      if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
-        return resolve({ status: 204, text: "", header: () => null, beacon: true });
+      try {
+        if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
+          return resolve({ status: 204, text: "", header: () => null, beacon: true });
+        }
+      } catch (e) {
+        // A page's sendBeacon that throws refuses: fetch (keepalive) instead.
       }
       // keepalive: a request in flight outlives the page; browsers allow 64 KB of such bodies in flight.
       // Referer: the origin only (alloy: the full address), so that what the page address may carry (an e-mail, an id) and
@@ -448,7 +452,7 @@ export function createAnalytics(deps: AnalyticsDeps): Analytics {
 
   function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
-      const xdm = mergeDeep(mergeDeep(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
+      const xdm = mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, storage()), ours), user);
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};

@@ -7,6 +7,7 @@
 import type { PageInfo } from "../core/types";
 import { serverResponded } from "../core/messages";
 import { isObject } from "../core/is-object";
+import { unsafeKey } from "../core/merge";
 
 // Wire bodies are open-ended JSON: `any` keeps the protocol's builders readable; the page-facing entry points check shapes.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,20 +28,12 @@ export function edgeUrl(host: string, basePath: string, locationHint: string | u
   return "https://" + host + "/" + basePath + (locationHint ? "/" + locationHint : "") + "/v1/" + action + "?configId=" + configId + "&requestId=" + requestId;
 }
 
-/** Merges source into target (objects key by key, anything else replaced); returns target. */
-export function mergeDeep(target: Obj, source: Obj | undefined): Obj {
-  for (const k in source) {
-    const v = source[k];
-    target[k] = isObject(v) && isObject(target[k]) ? mergeDeep(target[k], v) : v;
-  }
-  return target;
-}
-
 /** A copy without null, undefined, empty strings, empty arrays, empty objects and `enabled: true`; undefined when nothing is left. */
 export function cleanOverrides(source: Obj | undefined): Obj | undefined {
   let out: Obj | undefined;
-  for (const k in source) {
-    let v = source[k];
+  for (const k of source ? Object.keys(source) : []) {
+    if (unsafeKey(k)) continue;
+    let v = source![k];
     if (isObject(v)) v = cleanOverrides(v);
     else if (v == null || v === "" || (Array.isArray(v) && !v.length) || (k === "enabled" && v === true) || typeof v === "function") v = undefined;
     if (v !== undefined) (out || (out = {}))[k] = v;

@@ -18,18 +18,24 @@ export interface ActionContext {
   rule?: string;
 }
 
+/** A step still waiting for consent: its promise says so (`waitsForConsent()`), so that passing its limit is no timeout error. */
+export type ConsentStep = Promise<unknown> & { waitsForConsent?: () => boolean };
+
 /** Resolves once the tag has loaded, or at once when the gate blocks it for good; while it waits for consent, the step's timeout decides. */
-function afterConsent(consent: ConsentGate, doc: Document, tag: string, category: ConsentCategory, run: () => Promise<unknown>): Promise<unknown> {
-  return new Promise((resolve, reject) =>
+function afterConsent(consent: ConsentGate, doc: Document, tag: string, category: ConsentCategory, run: () => Promise<unknown>): ConsentStep {
+  let waiting = true;
+  const step: ConsentStep = new Promise((resolve, reject) =>
     consent.whenTagAllowed(
       tag,
       category,
       // "Performance tags … load at extensions or page top; functional and program tags … and marketing tags … at DOM ready."
-      () => atEarliestLifecycle(doc, category, () => void run().then(resolve, reject)),
+      () => ((waiting = false), atEarliestLifecycle(doc, category, () => void run().then(resolve, reject))),
       // Blocked for good (logged by the gate as a skipped tag): the action is done, not a timeout.
       () => resolve(undefined),
     ),
   );
+  step.waitsForConsent = () => waiting;
+  return step;
 }
 
 /** Fires a 1x1 image or a hidden iframe; settles on load or error. */

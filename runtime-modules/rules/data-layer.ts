@@ -2,6 +2,7 @@ import type { Logger, Monitor } from "../core/types";
 import { DATA_LAYER_INVALID_PUSH, DATA_LAYER_LISTENER_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
+import { mergeInto } from "../core/merge";
 
 export type Push = Record<string, unknown>;
 
@@ -20,31 +21,6 @@ export interface DataLayer {
   /** Processes the pushes made before the bundle loaded, in order, then every later push as it comes. */
   start(): void;
   push(item: Push): void;
-}
-
-/** A plain object (object literal or null prototype): what a push's data is made of. DOM nodes, class instances, dates are values. */
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (!isObject(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * Deep merge into target: plain objects merge, everything else (lists, DOM
- * nodes, dates, class instances) replaces. An object already being merged
- * higher up (a cycle) is kept as a value, not followed.
- */
-export function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>, open: unknown[] = []): void {
-  open.push(source);
-  for (const key of Object.keys(source)) {
-    if (key === "__proto__" || key === "constructor" || key === "prototype") continue;
-    const value = source[key];
-    if (isPlain(value) && open.indexOf(value) < 0) {
-      if (!isPlain(target[key])) target[key] = {};
-      mergeInto(target[key] as Record<string, unknown>, value, open);
-    } else target[key] = value;
-  }
-  open.pop();
 }
 
 /** Reads a dotted path ("search.term", "items.0.id") from an object. */
@@ -67,7 +43,7 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
   if (!Array.isArray(array)) win[name] = array = [];
   const state: Record<string, unknown> = {};
   const listeners: PushListener[] = [];
-  const queue: unknown[] = [];
+  let queue: unknown[] = [];
   let started = false;
   let busy = false;
 
@@ -101,11 +77,14 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
   function drain(): void {
     if (busy || !started) return;
     busy = true;
+    // By index, not shift(): shifting a long queue (100,000 pushes made before the bundle) moves it all each time.
+    let i = 0;
     try {
-      while (queue.length) process(queue.shift());
+      while (i < queue.length) process(queue[i++]);
       // A long-lived page must not grow without bound.
       if (array.length > KEEP_PUSHES) array.splice(0, array.length - KEEP_PUSHES);
     } finally {
+      queue.splice(0, i);
       busy = false;
     }
   }
@@ -131,7 +110,7 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
     start() {
       if (started) return;
       started = true;
-      queue.unshift(...preloaded);
+      queue = preloaded.concat(queue);
       drain();
     },
     push: (item) => void array.push(item),

@@ -1,9 +1,9 @@
 import type { Rule, RuleEvent } from "../../generator/config/bundle-config.js";
 import type { Logger, Monitor } from "../core/types";
-import { RULE_ACTION_FAILED, RULE_CONDITION_FAILED, STEP_TIMEOUT } from "../core/messages";
+import { RULE_ACTION_FAILED, RULE_CONDITION_FAILED, STEP_TIMEOUT, STEP_WAITS_FOR_CONSENT } from "../core/messages";
 import { errorText } from "../core/log";
 import { evaluate, type ConditionContext } from "./conditions";
-import { runAction, type ActionContext } from "./actions";
+import { runAction, type ActionContext, type ConsentStep } from "./actions";
 
 export interface TriggerDetail {
   /** dataLayerPush: the event name; directCall: the call name; click/elementExists: the selector. */
@@ -124,7 +124,12 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       const settled = withTimeout(result, timeout).then(
         (v) => {
           const outcome = v === TIMED_OUT ? "timed out" : "done";
-          if (v === TIMED_OUT) log.error(STEP_TIMEOUT, { rule: rule.id, action: i, actionType: action.type, timeout });
+          if (v === TIMED_OUT) {
+            const data = { rule: rule.id, action: i, actionType: action.type, timeout };
+            // A tag waiting for consent is normal (it runs once consent comes): debug, not a timeout error.
+            if ((result as ConsentStep).waitsForConsent?.()) log.debug(STEP_WAITS_FOR_CONSENT, data);
+            else log.error(STEP_TIMEOUT, data);
+          }
           report(rule, { event, action: i, actionType: action.type, outcome });
           return outcome;
         },

@@ -133,6 +133,8 @@ export interface EdgeResponse {
   /** Object bodies are sent as JSON. Omit for no body. */
   body?: string | object;
   delayMs?: number;
+  /** A fault instead of an answer: "reset" destroys the connection once the request is read; "hang" never answers (until the next reset). */
+  fault?: "reset" | "hang";
 }
 
 export type RequestMatch = ((request: RecordedRequest) => boolean) | { host?: string; path?: string | RegExp; method?: string; kind?: RequestKind };
@@ -193,6 +195,8 @@ export async function startServers(): Promise<TestWeb> {
   let pages: PageRoute[] = [];
   let scripts = new Map<string, ScriptOverride>();
   let edgeQueue: EdgeResponse[] = [];
+  /** Edge answers held back by a "hang" fault (destroyed on reset). */
+  const hanging = new Set<ServerResponse>();
   const bundles = new Map<string, string>();
   const origins = new Map<string, Origin>();
 
@@ -265,6 +269,8 @@ export async function startServers(): Promise<TestWeb> {
       scripts = new Map();
       edgeQueue = [];
       web.edge.handler = undefined;
+      for (const res of hanging) res.socket?.destroy();
+      hanging.clear();
     },
     async close() {
       for (const server of servers) server.closeAllConnections();
@@ -379,6 +385,8 @@ export async function startServers(): Promise<TestWeb> {
       });
     }
     const response: EdgeResponse = edgeQueue.shift() ?? web.edge.handler?.(entry) ?? { status: 200, body: { requestId: entry.query.requestId ?? randomUUID(), handle: [] } };
+    if (response.fault === "reset") return void res.socket?.destroy();
+    if (response.fault === "hang") return void hanging.add(res);
     if (response.delayMs) await sleep(response.delayMs);
     const body = response.body === undefined ? undefined : typeof response.body === "string" ? response.body : JSON.stringify(response.body);
     const type: Record<string, string> = body === undefined ? {} : { "content-type": typeof response.body === "string" ? "text/plain; charset=utf-8" : "application/json;charset=utf-8" };

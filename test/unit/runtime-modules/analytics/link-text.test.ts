@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LINK_TEXT_LIMIT, linkText, unwrapLink } from "../../../../runtime-modules/analytics/link-text";
+import { LINK_TEXT_LIMIT, linkText, unwrapLink, withoutEmailWords } from "../../../../runtime-modules/analytics/link-text";
 
 describe("link text", () => {
   it('"Link text limit is 40 characters, lowercased"', () => {
@@ -30,5 +30,13 @@ describe("link text", () => {
     for (const href of ["https://www.kiwi.example/clkg/", "clkx/https://a.example", "/clkg/ftp://x", "https://a.example/xclkg/https://b"])
       expect(unwrapLink(href)).toBe(href);
     expect(unwrapLink("clkn/https%3A%E0%A4%A")).toBe("https%3A%E0%A4%A");
+  });
+});
+
+describe("words with an at-sign once decoded", () => {
+  it('"An email address leaks when its at-sign is double-encoded": jane.doe%2540kiwimail.example is left out of link text as jane.doe@kiwimail.example is', () => {
+    expect(withoutEmailWords("write to jane.doe%2540kiwimail.example now").trim().split(/\s+/)).toEqual(["write", "to", "now"]);
+    expect(withoutEmailWords("mail jane.doe%252540kiwimail.example").trim()).toBe("mail");
+    expect(withoutEmailWords("50%25 off")).toBe("50%25 off");
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, isRedactedParam, redactText, redactUrl, safeUrl, trackingAllowed } from "../../../../runtime-modules/analytics/redact";
+import { REDACTED, decodeFully, isRedactedParam, redactText, redactUrl, safeUrl, trackingAllowed } from "../../../../runtime-modules/analytics/redact";
 
 const NAMES = ["u", "personId", "regId", "regNo", "i", "studentid"];
 /** A name in random case. */
@@ -87,5 +87,56 @@ describe("redaction", () => {
     fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => {
       expect(trackingAllowed(safeUrl(s))).toBe(true);
     }));
+  });
+
+  it("decodeFully: percent-decoded to a fixed point (bounded), malformed escapes kept, the escapes around them decoded", () => {
+    expect(decodeFully("jane.doe%2540kiwimail.example")).toBe("jane.doe@kiwimail.example");
+    expect(decodeFully("jane.doe%25252540kiwimail.example")).toBe("jane.doe@kiwimail.example");
+    expect(decodeFully("a+b%2B")).toBe("a+b+");
+    expect(decodeFully("%E2%82 %2540 %zz %")).toBe("%E2%82 @ %zz %");
+    expect(decodeFully("caf%C3%A9")).toBe("café");
+    // Bounded: 8 rounds undo 8 levels.
+    expect(decodeFully("%" + "25".repeat(7) + "40")).toBe("@");
+    expect(decodeFully("%" + "25".repeat(12) + "40")).toContain("%");
+  });
+  it('"An email address leaks when its at-sign is double-encoded": %2540 (any depth, any case) blocks tracking as %40 does', () => {
+    for (const at of ["%2540", "%252540", "%25252540", "%2540".toLowerCase(), "%25%34%30", "%2525%34%30"]) {
+      expect(trackingAllowed(`https://www.kiwi.example/about?tab=jane.doe${at}kiwimail.example`)).toBe(false);
+      expect(safeUrl(`https://www.kiwi.example/about?tab=jane.doe${at}kiwimail.example#x`)).toBe("https://www.kiwi.example/about");
+      expect(safeUrl(`https://www.kiwi.example/jane.doe${at}kiwimail.example/`)).toBe("");
+    }
+  });
+  it("an IMS org id (…@AdobeOrg, double-encoded in alloy's adobe_mc link decoration) is no at-sign; an address at AdobeOrg.com is", () => {
+    const decorated = "https://a.kiwi.example/linked?adobe_mc=TS%3D1700000000%7CMCMID%3D555%7CMCORGID%3D5A6B7C8D9E0F1A2B3C4D5E6F%2540AdobeOrg";
+    expect(trackingAllowed(decorated)).toBe(true);
+    expect(safeUrl(decorated)).toBe(decorated);
+    expect(trackingAllowed("https://a.kiwi.example/?e=jane%2540AdobeOrg.com")).toBe(false);
+    expect(trackingAllowed("https://a.kiwi.example/?e=jane%40AdobeOrgs")).toBe(false);
+  });
+  it("a redacted pair hidden under nested encoding is not sent either (the query goes; in a name, the decoded text is redacted)", () => {
+    expect(isRedactedParam("reg%254Eo")).toBe(true);
+    expect(safeUrl("https://a.example/p?next=%252Fx%253FregNo%253D4711&tab=a")).toBe("https://a.example/p");
+    expect(redactText("scores/regNo%253D4711/x")).toBe("scores/regNo=[redacted]/x");
+    expect(redactText("plain%2520text")).toBe("plain%2520text");
+  });
+  it("nothing of an address or a redacted value survives any nesting of its encoding (1 to 3 levels, any case)", () => {
+    const enc = (s: string, depth: number, upper: boolean) => {
+      let t = s;
+      for (let i = 0; i < depth; i++) t = encodeURIComponent(t).replace(/%[0-9A-F]{2}/g, (m) => (upper ? m : m.toLowerCase()));
+      return t;
+    };
+    fc.assert(
+      fc.property(redactedName, fc.stringMatching(/^[0-9]{5,8}$/), fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.constantFrom("?", "#", "?x=1&next=", "/"), (name, secret, depth, upper, where) => {
+        const email = enc("jane.doe@kiwimail.example", depth, upper);
+        const pair = enc(`${name}=${secret}`, depth, upper);
+        for (const url of [`https://a.example/p${where}${email}`, `https://a.example/p${where}${pair}`]) {
+          const sent = decodeFully(safeUrl(url));
+          expect(sent).not.toContain("kiwimail");
+          expect(sent).not.toContain(secret);
+        }
+        expect(decodeFully(redactText(`page:${pair}`))).not.toContain(secret);
+      }),
+      { numRuns: 500, seed: 22 },
+    );
   });
 });

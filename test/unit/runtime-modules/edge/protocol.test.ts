@@ -22,7 +22,6 @@ import {
   linkEcid,
   LINK_TTL_SECONDS,
   localTime,
-  mergeDeep,
   readCookies,
   responseFailure,
   retryDelay,
@@ -116,13 +115,6 @@ describe("cleanOverrides (meta.configOverrides)", () => {
       { a: {} },
     ];
     for (const s of samples) expect(cleanOverrides(s) ?? null).toEqual(alloyPrepareOverrides(s));
-  });
-});
-
-describe("mergeDeep", () => {
-  it("merges objects key by key and replaces everything else", () => {
-    expect(mergeDeep({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2], e: 3 }, d: { x: 1 } })).toEqual({ a: { b: 1, c: [2], e: 3 }, d: { x: 1 } });
-    expect(mergeDeep({ a: 1 }, undefined)).toEqual({ a: 1 });
   });
 });
 

@@ -4,11 +4,11 @@ import { DataElementSchema, RuleSchema } from "../../../../generator/config/sche
 import { readPath } from "../../../../runtime-modules/rules/data-layer";
 import { createRuleEngine, type EngineDeps } from "../../../../runtime-modules/rules/engine";
 import { createDataElements } from "../../../../runtime-modules/rules/data-elements";
-import { STEP_TIMEOUT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
+import { STEP_TIMEOUT, STEP_WAITS_FOR_CONSENT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
 
 const rule = (r: Record<string, unknown>): Rule => RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
 
-function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown; elements?: Record<string, unknown>; state?: Record<string, unknown> } = {}) {
+function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown; elements?: Record<string, unknown>; state?: Record<string, unknown>; whenTagAllowed?: (tag: string, category: unknown, load: () => void) => void; loadScript?: () => Promise<void> } = {}) {
   const calls: string[] = [];
   const logs: Array<{ level: string; message: string; data?: unknown }> = [];
   const events: Array<Record<string, unknown>> = [];
@@ -25,8 +25,8 @@ function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown
     conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: dataElements.get, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
     actions: {
       analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
-      consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: (_t, _c, load) => load(), sdk: () => "in", reported: () => true, onChange() {} },
-      loadScript: async () => void calls.push("loadScript"),
+      consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: extra.whenTagAllowed ?? ((_t, _c, load) => load()), sdk: () => "in", reported: () => true, onChange() {} },
+      loadScript: extra.loadScript ?? (async () => void calls.push("loadScript")),
       dataElements,
       pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
       commands: { chat: { open: (...args: unknown[]) => (extra.command ?? (() => calls.push("open")))(...args) } },
@@ -149,6 +149,30 @@ describe("wait-before-next and timeouts", () => {
     expect(calls).toEqual(['push:{"tag":"next"}']);
     await vi.advanceTimersByTimeAsync(2000);
     expect(logs.some((l) => l.message === STEP_TIMEOUT)).toBe(true);
+  });
+});
+
+describe("a tag waiting for consent", () => {
+  const tagRule = () => rule({ id: "payment-confirmation", actions: [{ type: "loadScript", src: "https://tags.adpartner.example/p.js", consent: "marketing" } as RuleAction] });
+
+  it('"A tag waiting for consent is not an error": past its limit it logs at debug level, and loads once after a late grant', async () => {
+    let grant: (() => void) | undefined;
+    const { engine, calls, logs } = setup([tagRule()], { whenTagAllowed: (_t, _c, load) => void (grant = load) });
+    engine.fire("libraryLoaded");
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(logs.filter((l) => l.level === "error")).toEqual([]);
+    expect(logs).toContainEqual(expect.objectContaining({ level: "debug", message: STEP_WAITS_FOR_CONSENT, data: expect.objectContaining({ rule: "payment-confirmation", timeout: 2000 }) }));
+    grant?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(["loadScript"]);
+  });
+
+  it("a real timeout keeps the error: consent given, the tag never loads", async () => {
+    const { engine, logs } = setup([tagRule()], { loadScript: () => new Promise(() => {}) });
+    engine.fire("libraryLoaded");
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: STEP_TIMEOUT }));
+    expect(logs.some((l) => l.message === STEP_WAITS_FOR_CONSENT)).toBe(false);
   });
 });
 
