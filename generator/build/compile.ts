@@ -1,0 +1,122 @@
+/**
+ * Step 4 of the build, compile: the runtime's pieces (the core, each feature
+ * module, the data-layer checks), from the cache or compiled. Stage A
+ * compiles runtime-modules/ once (compile-runtime.ts) while a worker reads
+ * the registry and writes the typed entries (prepare.ts, step 3); stage B
+ * bundles and minifies each piece on the worker pool (compile-piece.ts).
+ */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { ResolvedBundle } from "../config/load.js";
+import { compareText } from "../compare-text.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { PieceResult } from "./compile-piece.js";
+import { compileRuntime } from "./compile-runtime.js";
+import { coreEntry } from "./entry.js";
+import { hasDevChecks, MODULE_NAMES, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
+import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
+import type { PrepareOutput } from "./prepare.js";
+
+/** The compiled pieces by name, and the registry order in which a bundle hands its modules to boot. */
+export interface PieceSet {
+  order: string[];
+  pieces: Map<string, PieceResult>;
+}
+
+export interface CompileContext {
+  root: string;
+  cacheDir: string;
+  runtimeHash: string;
+  workers?: number;
+  /** Called once per piece compiled (or failed). */
+  onPiece(label: string): void;
+  /** Marks the end of a timed phase ("runtime+entries"). */
+  phase(name: string): void;
+}
+
+async function cachedJson<T>(file: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeAtomic(file: string, data: string | Uint8Array) {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}
+
+/** The pieces the planned bundles need, from the cache; the missing ones (of bundles to build) by cache key. */
+export async function cachedPieces(plan: Plan, ctx: Pick<CompileContext, "cacheDir" | "runtimeHash">): Promise<{ set: PieceSet; missing: Map<string, string> }> {
+  const dir = join(ctx.cacheDir, "pieces");
+  const set: PieceSet = { order: (await cachedJson<string[]>(join(dir, `order-${ctx.runtimeHash.slice(0, 16)}.json`))) ?? [], pieces: new Map() };
+  const wanted = new Set([...plan.toBuild, ...plan.reused].flatMap(({ bundle }) => piecesOf(bundle)));
+  const missing = new Map<string, string>();
+  for (const name of wanted) {
+    const key = pieceKeyOf(ctx.runtimeHash, name);
+    const cached = set.order.length ? await cachedJson<PieceResult>(join(dir, `${key}.json`)) : undefined;
+    if (cached) set.pieces.set(name, cached);
+    else if (plan.toBuild.some(({ bundle }) => piecesOf(bundle).includes(name))) missing.set(key, name);
+  }
+  return { set, missing };
+}
+
+/**
+ * Compiles the missing pieces into `set` (and the cache). Returns the
+ * diagnostics (a failed piece: BUILD_COMPILE_ERROR) and how many pieces were
+ * compiled. A worker thread that stops fails only its own piece.
+ */
+export async function compilePieces(
+  missing: Map<string, string>,
+  toBuild: ReadonlyArray<{ bundle: ResolvedBundle }>,
+  set: PieceSet,
+  ctx: CompileContext,
+): Promise<{ diagnostics: Diagnostic[]; compiled: number }> {
+  const { root, cacheDir, runtimeHash } = ctx;
+  const diagnostics: Diagnostic[] = [];
+  let compiled = 0;
+  const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
+  await mkdir(join(cacheDir, "pieces"), { recursive: true });
+  // Workers load rollup and terser while stage A runs; the registry and the typed entries (ts-morph) run on another.
+  const pool = createPiecePool(Math.min(ctx.workers ?? availableParallelism(), missing.size));
+  const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
+  for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
+  const expressions = [...missing].filter(([, name]) => name !== "core");
+  try {
+    const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...shapes].sort(([a], [b]) => compareText(a, b)), pieces: expressions });
+    prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
+    const runtimeDiagnostics = await compileRuntime({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime });
+    diagnostics.push(...runtimeDiagnostics);
+    const onDone = (o: JobOutcome) => {
+      ctx.onPiece(o.ok ? `compiled ${o.result.name}` : `failed ${o.name}`);
+      return o;
+    };
+    // The core first: the longest job, and it needs no registry.
+    const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
+    const outcomes: Array<Promise<JobOutcome>> = [];
+    if (!diagnostics.length && coreKey) outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
+    const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [{ code: "BUILD_COMPILE_ERROR", message: `reading the registry and writing the typed entries: ${err.message}`, severity: "error" }], order: [], jobs: [] }));
+    diagnostics.push(...prep.diagnostics);
+    ctx.phase("runtime+entries");
+    if (!diagnostics.length) {
+      for (const job of prep.jobs) outcomes.push(pool.submit(job).then(onDone));
+      set.order = prep.order;
+      await writeAtomic(join(cacheDir, "pieces", `order-${runtimeHash.slice(0, 16)}.json`), JSON.stringify(prep.order));
+    }
+    for (const o of await Promise.all(outcomes)) {
+      if (!o.ok) {
+        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `runtime piece ${o.name}: ${o.error}`, severity: "error" });
+        continue;
+      }
+      set.pieces.set(o.result.name, o.result);
+      await writeAtomic(join(cacheDir, "pieces", `${o.result.key}.json`), JSON.stringify(o.result));
+      compiled++;
+    }
+  } finally {
+    await pool.close();
+  }
+  return { diagnostics, compiled };
+}

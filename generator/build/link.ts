@@ -1,0 +1,127 @@
+/**
+ * Step 5 of the build, link: each bundle is the core piece with its
+ * placeholders replaced (the config as JSON, the object of the bundle's
+ * module pieces, the checks piece or `void 0`), then hashed, measured
+ * (bytes, gzip) and checked against its budget and the constructs the
+ * page's Content-Security-Policy forbids.
+ */
+import { promisify } from "node:util";
+import { gzip, constants as zlib } from "node:zlib";
+import type { ResolvedBundle } from "../config/load.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { PieceSet } from "./compile.js";
+import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
+import { sha256, sha384Integrity } from "./hash.js";
+import type { ManifestEntry } from "./manifest.js";
+import { hasDevChecks } from "./plan.js";
+
+export interface BundleReport extends ManifestEntry {
+  status: "built" | "reused";
+  budgetGzipBytes: number;
+  /** Minified bytes (UTF-8) per piece: core (with the factories object's keys), each feature module, devChecks (non-production), config; they add up to `bytes`. */
+  moduleBytes: Record<string, number>;
+  moduleSources: Record<string, string>;
+}
+
+const FORBIDDEN: Array<[RegExp, string]> = [
+  [/\beval\s*\(/, "eval("],
+  [/\bnew Function\b|\bFunction\s*\(\s*["'`]/, "new Function"],
+  [/document\.write(ln)?\s*\(/, "document.write"],
+  [/\bset(Timeout|Interval)\(\s*["'`]/, "a string timer"],
+];
+
+/**
+ * V8's explicit compile hint (Chrome 136+; other engines read a comment): it
+ * must be the file's very first bytes. The bundle runs nearly all of its
+ * functions while the page loads (boot, consent, identity, the page view), so
+ * V8 compiles them all up front, on the streaming thread while the script
+ * downloads, instead of lazily on the main thread at each first call, which
+ * also parsed each function twice. `npm run bench` (edge) measures the
+ * main-thread time with it.
+ */
+export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
+
+/** Serialises the config for inlining: valid JS in every engine (U+2028/9 escaped). */
+export function inlineConfig(config: unknown): string {
+  return JSON.stringify(config).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/<\//g, "<\\/");
+}
+
+/**
+ * Links one bundle: the core with its placeholders replaced by the config
+ * JSON, the object of the bundle's module pieces (registry order) and the
+ * checks piece or `void 0`. Also the minified bytes of each piece in it.
+ */
+export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
+  const core = set.pieces.get("core")!.code;
+  const modules = set.order.filter((m) => bundle.modules.includes(m));
+  const factories = `{${modules.map((m) => `${m}:${set.pieces.get(m)!.code}`).join(",")}}`;
+  const checks = hasDevChecks(bundle) ? set.pieces.get("devChecks")!.code : "void 0";
+  const config = inlineConfig(bundle.config);
+  const values: Record<string, string> = { [CONFIG_TOKEN]: config, [MODULES_TOKEN]: factories, [DEV_CHECKS_TOKEN]: checks };
+  const code = COMPILE_HINT + core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}`, "g"), (token) => values[token]);
+  // UTF-8 bytes, as served: the rows add up to the bundle's size.
+  const size = (text: string) => Buffer.byteLength(text);
+  const moduleBytes: Record<string, number> = {};
+  for (const m of modules) moduleBytes[m] = size(set.pieces.get(m)!.code);
+  if (hasDevChecks(bundle)) moduleBytes.devChecks = size(checks);
+  moduleBytes.config = size(config);
+  return { code, moduleBytes: { core: size(code) - Object.values(moduleBytes).reduce((a, b) => a + b, 0), ...moduleBytes } };
+}
+
+const gzipAsync = promisify(gzip);
+
+/** What a budget or forbidden-code check found wrong with a linked bundle. */
+function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle): Diagnostic[] {
+  const dir = `${bundle.env}/${bundle.site}`;
+  const out: Diagnostic[] = [];
+  for (const [pattern, what] of FORBIDDEN) {
+    if (pattern.test(code)) out.push({ code: "BUILD_FORBIDDEN_CODE", message: `bundle ${dir} contains ${what}, which the page's Content-Security-Policy forbids`, severity: "error" });
+  }
+  if (report.gzipBytes > bundle.budgetGzipBytes) {
+    out.push({
+      code: "BUILD_OVER_BUDGET",
+      message: `bundle ${dir} is ${report.gzipBytes} bytes gzipped, ${report.gzipBytes - bundle.budgetGzipBytes} over its budget of ${bundle.budgetGzipBytes} (modules: ${Object.entries(report.moduleBytes).map(([m, b]) => `${m} ${b}`).join(", ")} minified bytes)`,
+      file: bundle.budgetSource?.file,
+      line: bundle.budgetSource?.line,
+      column: bundle.budgetSource?.column,
+      path: "budget.gzipBytes",
+      severity: "error",
+    });
+  }
+  return out;
+}
+
+/** Links, hashes, measures and checks the bundles to build (gzip on the thread pool, all at once). */
+export async function linkBundles(
+  toBuild: ReadonlyArray<{ bundle: ResolvedBundle; inputsHash: string }>,
+  set: PieceSet,
+  onBundle: (label: string) => void,
+): Promise<{ outputs: Array<{ report: BundleReport; code: string }>; diagnostics: Diagnostic[] }> {
+  const linked = toBuild.map(({ bundle, inputsHash }) => ({ bundle, inputsHash, ...linkBundle(set, bundle) }));
+  const gzipped = await Promise.all(linked.map(({ code }) => gzipAsync(code, { level: zlib.Z_BEST_COMPRESSION })));
+  const outputs: Array<{ report: BundleReport; code: string }> = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const [i, { bundle, inputsHash, code, moduleBytes }] of linked.entries()) {
+    const hash = sha256(code).slice(0, 10);
+    const dir = `${bundle.env}/${bundle.site}`;
+    const report: BundleReport = {
+      site: bundle.site,
+      env: bundle.env,
+      file: `${dir}/sitetags.${hash}.min.js`,
+      alias: `${dir}/sitetags.min.js`,
+      bytes: Buffer.byteLength(code),
+      gzipBytes: gzipped[i].length,
+      integrity: sha384Integrity(code),
+      modules: bundle.modules,
+      inputsHash,
+      status: "built",
+      budgetGzipBytes: bundle.budgetGzipBytes,
+      moduleBytes,
+      moduleSources: bundle.moduleSources,
+    };
+    diagnostics.push(...checkBundle(code, report, bundle));
+    outputs.push({ report, code });
+    onBundle(dir);
+  }
+  return { outputs, diagnostics };
+}

@@ -1,0 +1,95 @@
+/**
+ * Step 2 of the build, the plan: which bundles the selection holds, which of
+ * them can be reused as they are (their inputs match the manifest), and which
+ * compiled pieces each bundle is linked from.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Catalogue, ResolvedBundle } from "../config/load.js";
+import { ModulesSchema } from "../config/schema.js";
+import { ENV_NAMES } from "../config/constants.js";
+import { nearest } from "../config/issues.js";
+import { compareText } from "../compare-text.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { sha256, stableStringify } from "./hash.js";
+import type { Manifest, ManifestEntry } from "./manifest.js";
+
+export const MODULE_NAMES = Object.keys(ModulesSchema.shape);
+
+/** How the command line narrows the build. */
+export interface Selection {
+  /** Narrow to these site codes. */
+  sites?: string[];
+  /** Narrow to these environments. */
+  envs?: string[];
+  /** 1-based slice I of N of the sorted bundle list. */
+  shard?: { index: number; count: number };
+}
+
+/** Non-production bundles carry the data-layer push checks; production bundles skip them and their code. */
+export function hasDevChecks(bundle: Pick<ResolvedBundle, "env">): boolean {
+  return bundle.env !== "prod";
+}
+
+/** A module set with or without the checks: the typed entry written for it (entries/KEY.ts). */
+export function shapeKeyOf(runtimeHash: string, bundle: ResolvedBundle): string {
+  return sha256(`${runtimeHash}\0${bundle.modules.join(",")}\0${hasDevChecks(bundle) ? "dev" : "prod"}`).slice(0, 16);
+}
+
+/** A compiled piece ("core", "devChecks" or a module name) of this runtime. */
+export function pieceKeyOf(runtimeHash: string, name: string): string {
+  return sha256(`${runtimeHash}\0piece\0${name}`).slice(0, 16);
+}
+
+/** Pieces a bundle is linked from. */
+export function piecesOf(bundle: ResolvedBundle): string[] {
+  return ["core", ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
+}
+
+export function selectBundles(all: ResolvedBundle[], options: Selection): ResolvedBundle[] {
+  const sorted = [...all].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env));
+  const narrowed = sorted.filter((b) => (!options.sites?.length || options.sites.includes(b.site)) && (!options.envs?.length || options.envs.includes(b.env)));
+  if (!options.shard) return narrowed;
+  const { index, count } = options.shard;
+  return narrowed.filter((_, i) => i % count === index - 1);
+}
+
+/** What decides a bundle's bytes besides the runtime: its resolved config (and its budget). Two bundles with the same inputsHash have the same bytes. */
+export function inputsHashOf(runtimeHash: string, bundle: Pick<ResolvedBundle, "config" | "budgetGzipBytes">): string {
+  return sha256(`${runtimeHash}\0${stableStringify(bundle.config)}\0${bundle.budgetGzipBytes}`).slice(0, 16);
+}
+
+/** Unknown sites or environments on the command line (with a suggestion for a typo). */
+export function usageDiagnostics(catalogue: Catalogue, options: Selection): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const codes = new Set(catalogue.bundles.map((b) => b.site));
+  const hint = (word: string, known: Set<string>) => {
+    const near = nearest(word, [...known]);
+    return near ? ` (did you mean "${near}"?)` : "";
+  };
+  for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue${hint(site, codes)}`, severity: "error" });
+  // An unknown site says it all: its environments cannot be checked.
+  if (out.length) return out;
+  const envs = new Set<string>(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
+  // A suggestion only for a name that is no environment at all ("prd"): "oat" on a site without it is no typo.
+  for (const env of options.envs ?? []) if (!envs.has(env)) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"${(ENV_NAMES as readonly string[]).includes(env) ? "" : hint(env, envs)}`, severity: "error" });
+  return out;
+}
+
+export interface Plan {
+  toBuild: Array<{ bundle: ResolvedBundle; inputsHash: string }>;
+  reused: Array<{ bundle: ResolvedBundle; old: ManifestEntry }>;
+}
+
+/** Which selected bundles are reused as they are (same inputs as the manifest's entry, files present) and which are built. */
+export function planBundles(selected: ResolvedBundle[], runtimeHash: string, previous: Manifest, outDir: string): Plan {
+  const previousByKey = new Map(previous.bundles.map((b) => [`${b.site}/${b.env}`, b]));
+  const plan: Plan = { toBuild: [], reused: [] };
+  for (const bundle of selected) {
+    const inputsHash = inputsHashOf(runtimeHash, bundle);
+    const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
+    if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) plan.reused.push({ bundle, old });
+    else plan.toBuild.push({ bundle, inputsHash });
+  }
+  return plan;
+}
