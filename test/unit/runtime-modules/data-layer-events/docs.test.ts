@@ -160,7 +160,7 @@ describe("sitetags-events.d.ts (--dts)", () => {
   it("uses the data layer name it is given, else sites/_org.yaml's", () => {
     expect(run("--dts", "myLayer")).toContain("    myLayer: DataLayerItem[];");
     expect(run("--dts")).toContain("    kiwiDataLayer: DataLayerItem[];");
-  });
+  }, 120_000); // two script runs, each loading ts-morph: slow on a busy 2-core machine
 
   it("compiles on its own, accepts every documented example push, and declares the same types as types.ts, event by event", () => {
     writeFileSync(join(tmp, "sitetags-events.d.ts"), run("--dts", "kiwiDataLayer"));
@@ -196,7 +196,7 @@ describe("sitetags-events.d.ts (--dts)", () => {
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(problems).toEqual([]);
-  });
+  }, 120_000); // a script run with ts-morph, then a type-checked program with the DOM lib
 });
 
 describe("size", () => {
