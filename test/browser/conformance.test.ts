@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage } from "./harness/index.js";
+import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
 import { CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED, NO_CONSENT_PREFERENCES } from "../../runtime-modules/core/messages";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -63,10 +63,7 @@ let org: string;
 const report: string[] = [];
 
 beforeAll(async () => {
-  // Requests that outlive their page (sendBeacon) are sent by the browser process, which does not know the
-  // context's ignoreHTTPSErrors; the test server's certificate is self-signed.
-  const cdp = await h.browser.browser.newBrowserCDPSession();
-  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+  await trustTestCertificateForBeacons(h);
   ours = await buildBundle("conformance", "qa", { sitesDir: tempCatalogue({ "conformance.yaml": SITE }) });
   config = ours.config.analytics;
   org = config.orgId.replace("@", "_");

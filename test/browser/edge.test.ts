@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import alloyAppendIdentity from "@adobe/alloy-core/components/Identity/appendIdentityToUrl/injectAppendIdentityToUrl.js";
-import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage } from "./harness/index.js";
+import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -31,11 +31,7 @@ let CONSENT_COOKIE: string;
 let CLUSTER: string;
 
 beforeAll(async () => {
-  // Requests that outlive their page (sendBeacon, keepalive fetch on pagehide) are sent by the browser process,
-  // which does not know the context's ignoreHTTPSErrors: without this, those to the test server's self-signed
-  // certificate are dropped whenever they need a new connection.
-  const cdp = await h.browser.browser.newBrowserCDPSession();
-  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+  await trustTestCertificateForBeacons(h);
   lab = await buildBundle("edgelab", "qa", { sitesDir: tempCatalogue({ "edgelab.yaml": SITE }) });
   org = lab.config.analytics.orgId.replace("@", "_");
   ID = `kndctr_${org}_identity`;

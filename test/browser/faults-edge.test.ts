@@ -9,7 +9,7 @@
  * line, or queued (delivered once, later).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage } from "./harness/index.js";
+import { buildBundle, CONSENT, settle, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
 
 const h = useBrowserHarness();
 const PAGE = "https://bigfuture.kiwi.example/colleges";
@@ -17,9 +17,7 @@ const EDGE = "edge.kiwi.example";
 
 let bundle: Bundle;
 beforeAll(async () => {
-  // Beacons sent on pagehide go from the browser process, which must accept the test certificate too (docs/edge.md).
-  const cdp = await h.browser.browser.newBrowserCDPSession();
-  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+  await trustTestCertificateForBeacons(h);
   bundle = await buildBundle("bigfuture", "prod");
 }, 240_000);
 

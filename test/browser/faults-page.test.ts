@@ -8,7 +8,7 @@
  * the bundle and each record as docs/runtime.md promises.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, CONSENT, settle, useBrowserHarness, type Bundle, type PageOptions, type TestPage } from "./harness/index.js";
+import { buildBundles, CONSENT, settle, useBrowserHarness, type Bundle, type PageOptions, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
 
 const h = useBrowserHarness();
 const PAGE = "https://bigfuture.kiwi.example/colleges";
@@ -17,8 +17,7 @@ const BANNER = "https://cdn.consentbanner.example/scripttemplates/otSDKStub.js";
 
 let b: Record<"bigfuture" | "satreg", Bundle>;
 beforeAll(async () => {
-  const cdp = await h.browser.browser.newBrowserCDPSession();
-  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+  await trustTestCertificateForBeacons(h);
   b = await buildBundles({ bigfuture: ["bigfuture", "prod"], satreg: ["satreg", "prod"] });
 }, 240_000);
 

@@ -16,7 +16,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import { buildBundle, CONSENT, settle, useBrowserHarness, type Bundle, type RecordedRequest, trustTestCertificateForBeacons } from "./harness/index.js";
 
 const h = useBrowserHarness();
 const HOST = "bigfuture.kiwi.example";
@@ -105,9 +105,7 @@ const VARIANTS_PER_LOAD = 7;
 
 let bundle: Bundle;
 beforeAll(async () => {
-  // Beacons sent on pagehide go from the browser process, which must accept the test certificate too (docs/edge.md).
-  const cdp = await h.browser.browser.newBrowserCDPSession();
-  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+  await trustTestCertificateForBeacons(h);
   bundle = await buildBundle("bigfuture", "prod");
 }, 240_000);
 

@@ -64,6 +64,17 @@ export function useBrowserHarness(): Harness {
   };
 }
 
+/**
+ * Lets the browser process accept the test servers' self-signed certificate.
+ * Requests that outlive their page (sendBeacon on pagehide) are sent by the
+ * browser process, which does not know the context's ignoreHTTPSErrors:
+ * without this, those that need a new connection are dropped (docs/edge.md).
+ */
+export async function trustTestCertificateForBeacons(h: Harness): Promise<void> {
+  const cdp = await h.browser.browser.newBrowserCDPSession();
+  await cdp.send("Security.setIgnoreCertificateErrors", { ignore: true });
+}
+
 /** Waits a little: for asserting that something did not happen after the runtime decided. */
 export function settle(ms = 150): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
