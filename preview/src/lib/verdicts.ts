@@ -39,18 +39,22 @@ export interface SettledFiring extends Omit<RuleFiring, "actions"> {
 const PAGE_VIEW = "web.webpagedetails.pageViews";
 const TOKEN = /%([A-Za-z0-9_.-]+)%/g;
 
+/** The address of page load `page` (its latest page entry), or undefined when it has none or it does not parse. */
+export function pageUrl(entries: readonly Entry[], page: Entry["page"]): URL | undefined {
+  const entry = [...entries].reverse().find((e): e is Extract<Entry, { kind: "page" }> => e.kind === "page" && e.page === page);
+  try {
+    return entry ? new URL(entry.href) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Values of data elements at a firing: the computed state before it, the push that triggered it, the page's address. */
 export function dataElementValues(entries: readonly Entry[], firing: Pick<RuleFiring, "page" | "at" | "event">, config: PreviewConfig | undefined): (name: string) => string | undefined {
   const pushes = pushesOf(entries, firing.page).filter((p) => p.at <= firing.at);
   const state = computedState(pushes);
   const trigger = [...pushes].reverse().find((p) => p.event !== undefined);
-  const pageEntry = [...entries].reverse().find((e): e is Extract<Entry, { kind: "page" }> => e.kind === "page" && e.page === firing.page);
-  let url: URL | undefined;
-  try {
-    url = pageEntry ? new URL(pageEntry.href) : undefined;
-  } catch {
-    url = undefined;
-  }
+  const url = pageUrl(entries, firing.page);
   return (name) => {
     const spec = config?.dataElements[name];
     if (!isObject(spec)) return undefined;

@@ -17,7 +17,7 @@ import { parseJar } from "./cookies";
 import { isObject, str, type Obj } from "./json";
 import type { Entry } from "./protocol";
 import { conditionSummary, type RuleFiring } from "./rules";
-import { dataElementValues } from "./verdicts";
+import { dataElementValues, pageUrl } from "./verdicts";
 
 export type RuleVerdictState = "fired" | "condition failed" | "waiting" | "not listening" | "off in this environment";
 
@@ -52,13 +52,7 @@ export function eventWords(e: Obj): string {
 
 /** The value a condition looked at, as far as the preview can read it; undefined when it cannot. */
 export function conditionValue(c: Obj, firing: Pick<RuleFiring, "page" | "at" | "event">, entries: readonly Entry[], config: PreviewConfig | undefined): string | undefined {
-  const page = [...entries].reverse().find((e): e is Extract<Entry, { kind: "page" }> => e.kind === "page" && e.page === firing.page);
-  let url: URL | undefined;
-  try {
-    url = page ? new URL(page.href) : undefined;
-  } catch {
-    url = undefined;
-  }
+  const url = pageUrl(entries, firing.page);
   const show = (v: string | null | undefined) => (v === undefined || v === null ? "(none)" : JSON.stringify(v));
   switch (c.type) {
     case "dataElement":
