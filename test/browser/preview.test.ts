@@ -9,9 +9,8 @@
  * satreg and bigfuture files with the organisation's size budget raised:
  * this file proves the preview, not the budgets (the build tests do).
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundles, CHROMIUM, SITES_DIR, tempCatalogue } from "./harness/index.js";
@@ -19,7 +18,6 @@ import { tempDir } from "./harness/temp.js";
 import { hostRules, startPreview, type PreviewServer } from "../../preview/server/main";
 import { looksRendered, pngStats } from "../../preview/server/png-check";
 
-const DOCS_SCREENSHOT = fileURLToPath(new URL("../../docs/preview-screenshot.png", import.meta.url));
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
 
 let preview: PreviewServer;
@@ -141,11 +139,6 @@ describe("the preview", () => {
     console.log(`[preview] screenshot ${file}: ${stats.width}x${stats.height}, ${stats.colours} colours, luminance spread ${stats.luminanceSpread.toFixed(1)}`);
     expect(stats.width).toBe(1600);
     expect(looksRendered(stats)).toBe(true);
-    // The README's screenshot: refreshed on request (UPDATE_SCREENSHOT=1), so test runs leave the tree clean.
-    if (process.env.UPDATE_SCREENSHOT === "1") {
-      mkdirSync(join(DOCS_SCREENSHOT, ".."), { recursive: true });
-      copyFileSync(file, DOCS_SCREENSHOT);
-    }
   });
 
   it("tracks link clicks: the promo link by link tracking (name, targeted), the share link by bigfuture's share-click rule; the download link reaches its file", async () => {
