@@ -4,7 +4,11 @@
  * npm run bench: reproducible measurements, printed as a table and written to
  * bench-results.json. Each case is a function in CASES; later work adds cases.
  *
- *   node scripts/bench.js [case ...] [--runs N]
+ *   node scripts/bench.js [case ...] [--runs N] [--smoke] [--list]
+ *
+ * --smoke runs every case small (one run, one sample per page, 1,000 pushes,
+ * a scale of 60 sites) so that npm test proves each case still runs and
+ * prints its table; it measures nothing worth reading and writes no results.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -15,17 +19,21 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
 import { publishBench } from "./publish-bench.js";
+import { scaleBench } from "./bench-scale.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
 let parsed;
 try {
-  parsed = parseArgs({ args: process.argv.slice(2), options: { runs: { type: "string", default: "3" } }, allowPositionals: true });
+  parsed = parseArgs({ args: process.argv.slice(2), options: { runs: { type: "string", default: "3" }, smoke: { type: "boolean", default: false }, list: { type: "boolean", default: false } }, allowPositionals: true });
 } catch (error) {
-  console.error(`${error.message}\nusage: node scripts/bench.js [case ...] [--runs N]`);
+  console.error(`${error.message}\nusage: node scripts/bench.js [case ...] [--runs N] [--smoke] [--list]`);
   process.exit(2);
 }
-const RUNS = Number(parsed.values.runs);
+const SMOKE = parsed.values.smoke;
+const RUNS = SMOKE ? 1 : Number(parsed.values.runs);
+/** Samples per page and run in the edge case (interleaved); one in a smoke run. */
+const SAMPLES = SMOKE ? 1 : RUNS * 3;
 if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`--runs takes a whole number of at least 1, not "${parsed.values.runs}"`);
   process.exit(2);
@@ -135,7 +143,7 @@ async function esbuildBaseline(runs) {
 async function ruleEngine() {
   const { createServer } = await import("node:http");
   const { chromium } = await import("playwright-core");
-  const PUSHES = 100_000;
+  const PUSHES = SMOKE ? 1_000 : 100_000;
   const sites = tmp("sites");
   cpSync(join(ROOT, "sites", "_org.yaml"), join(sites, "_org.yaml"));
   // The org's own rules are switched off, whatever their ids are today, so only the 50 bench rules run.
@@ -364,7 +372,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     try {
       await measure("/"); // warm-up (compile caches, connections)
       // Three samples per run, interleaved, so that a busy moment of the machine does not fall on one side only.
-      for (let sample = 0; sample < RUNS * 3; sample++) {
+      for (let sample = 0; sample < SAMPLES; sample++) {
         timing.ours.push(await measure("/"));
         timing["edge-alone"].push(await measure("/edge-alone"));
         timing["alloy-full"].push(await measure("/alloy-full"));
@@ -378,7 +386,7 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
     try {
       const measureBare = (path) => scriptTime(pipe, `https://bigfuture.kiwi.example${path}`, { cookies: visitorCookies });
       await measureBare("/");
-      for (let sample = 0; sample < RUNS * 3; sample++) {
+      for (let sample = 0; sample < SAMPLES; sample++) {
         bare.ours.push(await measureBare("/"));
         bare["alloy-full"].push(await measureBare("/alloy-full"));
       }
@@ -420,11 +428,18 @@ createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: wind
       ["navigation start → first page-view request, first page: alloy full", ms(med("alloy-full", "pageViewMs")), `later page ${ms(med("alloy-full", "warmPageViewMs"))}`],
       ["navigation start → first page-view request, first page: alloy req. + consent", ms(med("alloy-consent", "pageViewMs")), `later page ${ms(med("alloy-consent", "warmPageViewMs"))}`],
     ],
-    data: { runs: RUNS, samples: RUNS * 3, pairedRatio, bareRatio, bare, sizes, minified: { bundle: bundle.length, edge: edgeCode.length, alloySmallest: alloySmallest.length, alloyConsent: alloyConsent.length, alloyFull: alloyFull.length }, timing },
+    data: { runs: RUNS, samples: SAMPLES, pairedRatio, bareRatio, bare, sizes, minified: { bundle: bundle.length, edge: edgeCode.length, alloySmallest: alloySmallest.length, alloyConsent: alloyConsent.length, alloyFull: alloyFull.length }, timing },
   };
 }
 
-export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench, publish: () => publishBench({ root: ROOT, runs: RUNS }) };
+export const CASES = { "build-matrix": buildMatrix, "rule-engine": ruleEngine, "edge": edgeBench, publish: () => publishBench({ root: ROOT, runs: RUNS }),
+  scale: () => scaleBench({ root: ROOT, runs: RUNS, sites: SMOKE ? 60 : 600 }),
+};
+
+if (parsed.values.list) {
+  console.log(Object.keys(CASES).join("\n"));
+  process.exit(0);
+}
 
 // Cases run now replace their earlier results in bench-results.json; the others stay, each with the commit it measured.
 const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
@@ -438,7 +453,7 @@ try {
   // No earlier results (or unreadable): start afresh.
 }
 const names = selected.length ? selected : Object.keys(CASES);
-console.log(`sitetags bench: ${names.join(", ")} (median of ${RUNS} runs; ${cpus().length} cores, Node ${process.version})\n`);
+console.log(`sitetags bench${SMOKE ? " (smoke: small, not a measurement)" : ""}: ${names.join(", ")} (median of ${RUNS} runs; ${cpus().length} cores, Node ${process.version})\n`);
 for (const name of names) {
   if (!CASES[name]) {
     console.error(`unknown case ${name}; cases: ${Object.keys(CASES).join(", ")}`);
@@ -452,5 +467,9 @@ for (const name of names) {
   for (const [a, b, c] of rows) console.log(`${String(a).padEnd(w0)}  ${String(b).padStart(w1)}  ${c}`);
   console.log("");
 }
-writeFileSync(file, `${JSON.stringify({ results }, null, 2)}\n`);
-console.log(`wrote ${file}`);
+if (SMOKE) {
+  console.log("smoke run: bench-results.json left as it was");
+} else {
+  writeFileSync(file, `${JSON.stringify({ results }, null, 2)}\n`);
+  console.log(`wrote ${file}`);
+}

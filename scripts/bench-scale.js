@@ -1,0 +1,124 @@
+/**
+ * The `scale` case of npm run bench (issue #21, "builds that scale to ten
+ * times the sites"): a catalogue of N valid sites generated in a temporary
+ * folder from the shipped one (each shipped site copied under new codes and
+ * hosts, `_org.yaml` as it is), built by the CLI cold, warm (nothing changed)
+ * and after one site's YAML changed, with the peak resident memory of each
+ * build process. The shipped catalogue's size is measured the same way, so
+ * the table can compare the two.
+ *
+ * Targets (issue #21): at 600 sites a warm rebuild and a one-site rebuild
+ * each under 1.0 s, a cold build at most 1.5x the shipped catalogue's cold
+ * build, peak memory under 400 MB.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseDocument } from "yaml";
+
+const tmp = (p) => mkdtempSync(join(tmpdir(), `sitetags-bench-${p}-`));
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** A preload that reports the process's peak resident memory (bytes) on stderr as its last line. */
+const PEAK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\nsitetags-peak-rss "+process.resourceUsage().maxRSS*1024+"\\n"))`;
+
+/**
+ * Writes a catalogue of `count` sites into `dir`: the shipped sites first,
+ * then copies of them as `CODEsN` with their hosts renamed the same way,
+ * until there are `count`. Returns the site files written.
+ */
+export function generateCatalogue(root, dir, count) {
+  const shipped = join(root, "sites");
+  const files = readdirSync(shipped).filter((f) => f.endsWith(".yaml") && f !== "_org.yaml").sort();
+  writeFileSync(join(dir, "_org.yaml"), readFileSync(join(shipped, "_org.yaml")));
+  const written = [];
+  for (let copy = 0; written.length < count; copy++) {
+    for (const file of files) {
+      if (written.length >= count) break;
+      const text = readFileSync(join(shipped, file), "utf8");
+      if (copy === 0) {
+        writeFileSync(join(dir, file), text);
+        written.push(file);
+        continue;
+      }
+      const doc = parseDocument(text);
+      const code = `${doc.get("code")}s${copy}`;
+      doc.set("code", code);
+      doc.set("name", `${doc.get("name")} ${copy}`);
+      const hosts = doc.get("hosts");
+      for (const pair of hosts?.items ?? []) {
+        for (const item of pair.value?.items ?? []) item.value = String(item.value).replace(/^([^.]+)/, `$1-s${copy}`);
+      }
+      writeFileSync(join(dir, `${code}.yaml`), doc.toString());
+      written.push(`${code}.yaml`);
+    }
+    if (copy > 1000) throw new Error("the shipped catalogue has no site to copy");
+  }
+  return written;
+}
+
+function build(bin, sites, out, cache) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ["--import", PEAK, bin, "build", "--sites", sites, "--out", out, "--cache", cache, "--json"], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr.slice(0, 4000)}`);
+  const peak = Number(/sitetags-peak-rss (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  const parsed = JSON.parse(r.stdout);
+  return { ms, peak, built: parsed.built, reused: parsed.reused, bundles: parsed.bundles.length };
+}
+
+/** Cold, warm and one-site builds of a generated catalogue of `count` sites, `runs` times. */
+function measure(root, count, runs) {
+  const bin = join(root, "bin", "sitetags.js");
+  const rows = { cold: [], warm: [], oneSite: [], peak: [], bundles: 0, sites: 0 };
+  for (let run = 0; run < runs; run++) {
+    const sites = tmp("scale-sites");
+    const out = tmp("scale-out");
+    const cache = tmp("scale-cache");
+    try {
+      const files = generateCatalogue(root, sites, count);
+      rows.sites = files.length;
+      const cold = build(bin, sites, out, cache);
+      rows.bundles = cold.bundles;
+      const warm = build(bin, sites, out, cache);
+      if (warm.built !== 0) throw new Error(`a warm rebuild of ${count} sites rebuilt ${warm.built} bundles`);
+      const changed = join(sites, files[files.length >> 1]);
+      writeFileSync(changed, `${readFileSync(changed, "utf8")}\ntiming:\n  pageLoad: ${3000 + run}\n`);
+      const one = build(bin, sites, out, cache);
+      if (one.built < 1 || one.built > 8) throw new Error(`a one-site change rebuilt ${one.built} bundles`);
+      rows.cold.push(cold.ms);
+      rows.warm.push(warm.ms);
+      rows.oneSite.push(one.ms);
+      rows.peak.push(Math.max(cold.peak, warm.peak, one.peak));
+    } finally {
+      for (const d of [sites, out, cache]) rmSync(d, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const range = (xs) => `${s(Math.min(...xs))}–${s(Math.max(...xs))}`;
+
+/** The case: `sites` generated sites (600; a smoke run passes fewer) against the shipped catalogue. */
+export async function scaleBench({ root, runs, sites = 600 }) {
+  const shippedCount = readdirSync(join(root, "sites")).filter((f) => f.endsWith(".yaml") && f !== "_org.yaml").length;
+  const big = measure(root, sites, runs);
+  // A scale no larger than the shipped catalogue (a smoke run) is measured once and stands for both.
+  const base = sites <= shippedCount ? big : measure(root, shippedCount, runs);
+  const coldRatio = median(big.cold) / median(base.cold);
+  const verdict = (ok) => (ok ? "met" : "MISSED");
+  const rows = [
+    ["sites / bundles (shipped)", `${base.sites} / ${base.bundles}`, ""],
+    ["sites / bundles (generated)", `${big.sites} / ${big.bundles}`, ""],
+    ["cold build, shipped", s(median(base.cold)), `range ${range(base.cold)}`],
+    ["cold build, generated", s(median(big.cold)), `range ${range(big.cold)}; target <= 1.5x shipped → ${verdict(coldRatio <= 1.5)} (${coldRatio.toFixed(1)}x)`],
+    ["warm rebuild, nothing changed (generated)", s(median(big.warm)), `range ${range(big.warm)}; target < 1.0 s → ${verdict(median(big.warm) < 1000)}`],
+    ["rebuild after one site changed (generated)", s(median(big.oneSite)), `range ${range(big.oneSite)}; target < 1.0 s → ${verdict(median(big.oneSite) < 1000)}`],
+    ["peak memory of a build (generated)", mb(median(big.peak)), `max ${mb(Math.max(...big.peak))}; target < 400 MB → ${verdict(median(big.peak) < 400 * 2 ** 20)}`],
+    ["peak memory of a build (shipped)", mb(median(base.peak)), ""],
+  ];
+  return { rows, data: { runs, shipped: base, generated: big, coldRatio } };
+}
