@@ -3,10 +3,12 @@
  * source of each module's metadata: checked here against the config schema
  * and against what each factory really does when it runs.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ModulesSchema, type ModuleName } from "../../../generator/config/schema.js";
-import { loaded, registry, type ModuleManifest } from "../../../runtime-modules/registry";
+import { loaded, loadManifests, registry, RUNTIME_DIR, type ModuleManifest } from "../../../runtime-modules/registry";
+import { REPO, tempDir } from "../../helpers/fs.js";
 import type { ModuleFactory } from "../../../runtime-modules/core/types";
 import { consentFor } from "./helpers/config";
 import { fakePage } from "./helpers/fake-page";
@@ -35,6 +37,22 @@ describe("module manifests", () => {
       expect(manifest.name).toBe(name);
       expect(ModulesSchema.shape[name as ModuleName].unwrap()).toBe(manifest.settings);
     }
+  });
+
+  it("the CLI's compiled registry imports the compiled twins (build/, npm run compile) of the source folders' manifests", async () => {
+    const compiled = await loadManifests(join(RUNTIME_DIR, "modules"), join(REPO, "build/runtime-modules/modules"), ".js");
+    expect(compiled.problems).toEqual([]);
+    expect(compiled.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands])).toEqual(loaded.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands]));
+  });
+
+  it("a module folder whose manifest is not compiled is a problem that says to run npm run compile", async () => {
+    const dir = tempDir("modules");
+    const out = tempDir("compiled");
+    mkdirSync(join(dir, "thing"));
+    writeFileSync(join(dir, "thing", "module.ts"), "export default {};\n");
+    const { manifests: found, problems } = await loadManifests(dir, out, ".js");
+    expect(found).toEqual([]);
+    expect(problems).toEqual([{ file: join(dir, "thing", "module.ts"), message: `${join(out, "thing", "module.js")} does not exist: run \`npm run compile\` (the CLI imports the compiled manifests)` }]);
   });
 
   for (const m of manifests) {
