@@ -1,7 +1,9 @@
 // ESLint (flat config): typescript-eslint's recommended rules, plus the
 // project's boundaries (README "Layout"):
 // - runtime code (runtime-modules/) imports only types from generator/: zod
-//   and Node code never reach a bundle;
+//   and Node code never reach a bundle; nor does it import the Node-side
+//   registry or module manifests (runtime-modules/registry.ts,
+//   runtime-modules/modules/*/module.ts), which have rules of their own;
 // - the preview reaches the generator only through its public API,
 //   generator/index.ts;
 // - nothing reads outside the repository (a user's clone has no ../shared).
@@ -14,6 +16,9 @@ const outsideRepo = {
   selector: "Literal[value=/(^|[\\\\/])\\.\\.[\\\\/]+shared([\\\\/]|$)/]",
   message: "The repository stands alone: nothing reads ../shared (a user's clone has nothing beside it).",
 };
+
+/** The Node-side files of runtime-modules/ (generator/build/compile-runtime.ts isNodeSide): the registry and the module manifests. */
+const NODE_SIDE = ["runtime-modules/registry.ts", "runtime-modules/modules/*/module.ts"];
 
 export default tseslint.config(
   { ignores: ["node_modules/", "build/", "dist/", "preview/dist/", ".sitetags-cache/", "test-results/", "**/*.d.ts"] },
@@ -34,10 +39,12 @@ export default tseslint.config(
   },
   {
     files: ["runtime-modules/**", "preview/src/**", "preview/page/**"],
+    ignores: NODE_SIDE,
     languageOptions: { globals: { ...globals.browser } },
   },
   {
     files: ["runtime-modules/**"],
+    ignores: NODE_SIDE,
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -47,6 +54,46 @@ export default tseslint.config(
               group: ["**/generator/**", "zod", "node:*"],
               allowTypeImports: true,
               message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
+            },
+            {
+              regex: "(^|/)(registry|module)(\\.[jt]s)?$",
+              message: "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The module manifests: metadata compiled with the generator (tsconfig.generator.json), never bundled.
+    files: ["runtime-modules/modules/*/module.ts"],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!\\.\\./\\.\\./\\.\\./generator/config/|\\.\\./\\.\\./registry\\.js$)",
+              message: "A manifest imports its settings schema from generator/config/ and the ModuleManifest type from the registry, nothing else: not even its factory (it names the factory's file), whose browser code the generator's compile would pull in.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The registry: Node-side, compiled with the generator; it imports the manifests dynamically.
+    files: ["runtime-modules/registry.ts"],
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!node:|zod$|\\.\\./generator/config/)",
+              message: "The registry imports Node modules, zod and config types only; never runtime code.",
             },
           ],
         },

@@ -14,11 +14,21 @@ import { join, relative } from "node:path";
 import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 
-function runtimeSources(dir: string, out: string[] = []): string[] {
+/**
+ * The Node-side files of runtime-modules/: the registry and the module
+ * manifests (modules/NAME/module.ts). Metadata for the generator, never
+ * compiled for the browser (they import zod and Node modules).
+ */
+export function isNodeSide(runtimeDir: string, file: string): boolean {
+  const rel = relative(runtimeDir, file).split("\\").join("/");
+  return rel === "registry.ts" || /^modules\/[^/]+\/module\.ts$/.test(rel);
+}
+
+function runtimeSources(root: string, dir = root, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const full = join(dir, entry.name);
-    if (entry.isDirectory()) runtimeSources(full, out);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && full !== join(dir, "registry.ts")) out.push(full);
+    if (entry.isDirectory()) runtimeSources(root, full, out);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !isNodeSide(root, full)) out.push(full);
   }
   return out;
 }
@@ -38,7 +48,7 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
   // (9 MB) for its named exports, about 0.3 s of a cold build.
   const typescript = createRequire(import.meta.url)("@rollup/plugin-typescript") as (options: Record<string, unknown>) => import("rollup").Plugin;
   const diagnostics: Diagnostic[] = [];
-  // Every runtime source is an input (the registry itself is metadata, never bundled).
+  // Every runtime source is an input (the registry and the manifests are metadata, never bundled).
   const input: Record<string, string> = {};
   for (const file of runtimeSources(options.runtimeDir)) input[relative(options.runtimeDir, file).replace(/\.ts$/, "")] = file;
   const toDiagnostic = (w: { message: string; loc?: { file?: string; line: number; column: number }; id?: string; plugin?: string }): Diagnostic => {

@@ -14,7 +14,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PieceResult } from "./compile-piece.js";
 import { compileRuntime } from "./compile-runtime.js";
 import { coreEntry } from "./entry.js";
-import { hasDevChecks, MODULE_NAMES, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
+import { hasDevChecks, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
 import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
 import type { PrepareOutput } from "./prepare.js";
 
@@ -80,13 +80,13 @@ export async function compilePieces(
   let compiled = 0;
   const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
   await mkdir(join(cacheDir, "pieces"), { recursive: true });
-  // Workers load rollup and terser while stage A runs; the registry and the typed entries (ts-morph) run on another.
+  // Workers load rollup and terser while stage A runs; the module manifests and the typed entries (ts-morph) run on another.
   const pool = createPiecePool(Math.min(ctx.workers ?? availableParallelism(), missing.size));
   const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
   const expressions = [...missing].filter(([, name]) => name !== "core");
   try {
-    const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, moduleNames: MODULE_NAMES, shapes: [...shapes].sort(([a], [b]) => compareText(a, b)), pieces: expressions });
+    const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, shapes: [...shapes].sort(([a], [b]) => compareText(a, b)), pieces: expressions });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
     const runtimeDiagnostics = await compileRuntime({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime });
     diagnostics.push(...runtimeDiagnostics);

@@ -1,5 +1,5 @@
 /**
- * Reads the registry (ts-morph), checks it against the config schema, writes
+ * Reads the module manifests, checks them against the config schema, writes
  * the typed entry of each module set being built (for people and the
  * type-check test) and makes the jobs of the expression pieces needed (the
  * feature modules, the data-layer checks). Runs on a worker thread while
@@ -17,8 +17,6 @@ export interface PrepareInput {
   cacheDir: string;
   runtimeHash: string;
   compiledRuntime: string;
-  /** Module names the config schema offers. */
-  moduleNames: string[];
   /** Module sets being built: their typed entries are written (key -> module names, checks or not). */
   shapes: Array<[string, { modules: string[]; devChecks: boolean }]>;
   /** Expression pieces to compile: piece key -> a module name or "devChecks". */
@@ -40,11 +38,9 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
   try {
     registry = JSON.parse(await readFile(registryCache, "utf8")) as RegistryEntry[];
   } catch {
+    // The manifests, checked both ways against the config schema and against the factory files.
     const read = await readRegistry(runtimeDir);
     diagnostics.push(...read.diagnostics);
-    const names = read.entries.map((e) => e.name);
-    for (const name of input.moduleNames) if (!names.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in the config schema but not in runtime-modules/registry.ts`, severity: "error" });
-    for (const name of names) if (!input.moduleNames.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in runtime-modules/registry.ts but not in the config schema (ModulesSchema)`, severity: "error" });
     if (diagnostics.length) return { diagnostics, order: [], jobs: [] };
     registry = read.entries;
     await mkdir(input.cacheDir, { recursive: true });

@@ -1,15 +1,21 @@
 /**
- * Reads runtime-modules/registry.ts statically with ts-morph: each module's
- * declared metadata (factory name, file, marker strings). It also checks that
- * the file exists and exports the factory, so a wrong registry fails the build
- * with BUILD_REGISTRY_INVALID instead of producing a broken bundle.
+ * The module registry as the build uses it: each module's manifest
+ * (runtime-modules/modules/NAME/module.ts, imported by
+ * runtime-modules/registry.ts) checked against the config schema and the
+ * module files. A manifest that cannot be loaded, a module missing on either
+ * side, a settings schema that is not ModulesSchema's, a missing factory
+ * file or a factory the file does not export fails the build with
+ * BUILD_REGISTRY_INVALID instead of producing a broken bundle.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import type { SourceFile } from "ts-morph";
+import type { z } from "zod";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { compareText } from "../compare-text.js";
+import { ModulesSchema } from "../config/schema.js";
+import { folderOf, loaded as repositoryManifests, loadManifests, RUNTIME_DIR, type LoadedRegistry } from "../../runtime-modules/registry.js";
 
 export interface RegistryEntry {
   name: string;
@@ -41,61 +47,63 @@ function exportsName(source: SourceFile, name: string): boolean {
   return source.getExportDeclarations().some((d) => d.getNamedExports().some((s) => (s.getAliasNode()?.getText() ?? s.getName()) === name));
 }
 
-export async function readRegistry(runtimeDir: string): Promise<{ entries: RegistryEntry[]; diagnostics: Diagnostic[] }> {
-  const { Project, Node } = loadTsMorph();
-  const file = join(runtimeDir, "registry.ts");
+/** Line and column of `key:` in a source file (the first one), for a diagnostic. */
+function positionOf(file: string, key: string | undefined): { line?: number; column?: number } {
+  if (!key || !existsSync(file) || !file.endsWith(".ts")) return {};
+  const text = readFileSync(file, "utf8");
+  const match = new RegExp(`(^|[\\s{,])(${key.replace(/[$]/g, "\\$")}):`, "m").exec(text);
+  if (!match) return {};
+  const offset = match.index + match[1].length;
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
+}
+
+type SchemaShape = Readonly<Record<string, z.ZodType>>;
+
+/**
+ * The modules of `runtimeDir` (the repository's runtime-modules/ unless a
+ * test points elsewhere; other folders are loaded from their sources, which
+ * only a TypeScript-aware runner such as vitest can import), sorted by name,
+ * with the problems found as diagnostics.
+ */
+export async function readRegistry(runtimeDir: string, schemaShape: SchemaShape = ModulesSchema.shape): Promise<{ entries: RegistryEntry[]; diagnostics: Diagnostic[] }> {
+  const loaded: LoadedRegistry = resolve(runtimeDir) === resolve(RUNTIME_DIR) ? repositoryManifests : await loadManifests(join(runtimeDir, "modules"));
   const diagnostics: Diagnostic[] = [];
-  const fail = (message: string, line?: number) => {
-    diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message, file, line, column: line ? 1 : undefined, severity: "error" });
-  };
+  const fail = (file: string, message: string, key?: string) => diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message, file, ...positionOf(file, key), severity: "error" });
+  for (const p of loaded.problems) fail(p.file, p.message, p.key);
+  const { Project } = loadTsMorph();
   const project = new Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: false, noLib: true } });
-  const source = project.addSourceFileAtPath(file);
-  const decl = source.getVariableDeclaration("registry");
-  let init = decl?.getInitializer();
-  while (init && (Node.isSatisfiesExpression(init) || Node.isAsExpression(init) || Node.isParenthesizedExpression(init))) init = init.getExpression();
-  if (!init || !Node.isObjectLiteralExpression(init)) {
-    fail("expected `export const registry = { ... }` with an object literal");
-    return { entries: [], diagnostics };
-  }
   const entries: RegistryEntry[] = [];
-  for (const prop of init.getProperties()) {
-    const line = prop.getStartLineNumber();
-    if (!Node.isPropertyAssignment(prop)) {
-      fail("registry entries must be plain `name: { ... }` properties", line);
+  const names = new Set<string>();
+  for (const { folder, file, manifest } of loaded.manifests) {
+    const { name, factory } = manifest;
+    names.add(name);
+    const inSchema = Object.hasOwn(schemaShape, name) ? (schemaShape[name] as z.ZodOptional<z.ZodType>) : undefined;
+    if (!inSchema) {
+      fail(file, `module "${name}" has a manifest but no settings schema in ModulesSchema (generator/config/schema.ts)`, "name");
       continue;
     }
-    const name = prop.getName().replace(/^["']|["']$/g, "");
-    const value = prop.getInitializer();
-    if (!value || !Node.isObjectLiteralExpression(value)) {
-      fail(`module "${name}": expected an object literal`, line);
+    if ((inSchema.unwrap?.() ?? inSchema) !== manifest.settings) {
+      fail(file, `module "${name}": settings is not the schema ModulesSchema holds under "${name}" (name that schema, without .optional())`, "settings");
       continue;
     }
-    const text = (key: string): string | undefined => {
-      const p = value.getProperty(key);
-      const v = p && Node.isPropertyAssignment(p) ? p.getInitializer() : undefined;
-      return v && (Node.isStringLiteral(v) || Node.isNoSubstitutionTemplateLiteral(v)) ? v.getLiteralText() : undefined;
-    };
-    const markersProp = value.getProperty("markers");
-    const markersInit = markersProp && Node.isPropertyAssignment(markersProp) ? markersProp.getInitializer() : undefined;
-    const markers = markersInit && Node.isArrayLiteralExpression(markersInit) ? markersInit.getElements().filter(Node.isStringLiteral).map((e) => e.getLiteralText()) : [];
-    const factory = text("factory");
-    const from = text("from");
-    if (!factory || !from) {
-      fail(`module "${name}": needs string literals "factory" and "from"`, line);
+    const from = `modules/${folder}/${factory.file}`;
+    const factoryFile = join(runtimeDir, `${from}.ts`);
+    if (!existsSync(factoryFile)) {
+      fail(file, `module "${name}": ${from}.ts does not exist`, "file");
       continue;
     }
-    if (markers.length === 0) fail(`module "${name}": needs at least one marker string (for the tree-shaking check)`, line);
-    const moduleFile = join(runtimeDir, `${from}.ts`);
-    if (!existsSync(moduleFile)) {
-      fail(`module "${name}": ${from}.ts does not exist`, line);
+    if (!exportsName(project.addSourceFileAtPath(factoryFile), factory.export)) {
+      fail(file, `module "${name}": ${from}.ts does not export ${factory.export}`, "export");
       continue;
     }
-    const moduleSource = project.addSourceFileAtPath(moduleFile);
-    if (!exportsName(moduleSource, factory)) {
-      fail(`module "${name}": ${from}.ts does not export ${factory}`, line);
-      continue;
-    }
-    entries.push({ name, factory, from, markers, description: text("description") ?? "" });
+    entries.push({ name, factory: factory.export, from, markers: [...manifest.markers], description: manifest.description });
+  }
+  // A folder whose manifest failed to load is reported already.
+  const failed = (folder: string) => loaded.problems.some((p) => p.file === folder || p.file.startsWith(folder + sep));
+  for (const name of Object.keys(schemaShape)) {
+    const folder = join(runtimeDir, "modules", folderOf(name));
+    if (!names.has(name) && !failed(folder)) fail(join(runtimeDir, "modules"), `module "${name}" is in ModulesSchema but has no manifest (runtime-modules/modules/${folderOf(name)}/module.ts)`);
   }
   entries.sort((a, b) => compareText(a.name, b.name));
   return { entries, diagnostics };

@@ -7,9 +7,10 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPath } from "../diagnostics/diagnostic.js";
 import type { DiagnosticCode } from "../diagnostics/codes.js";
-import type { Settings } from "./schema.js";
+import type { ModuleName, Settings } from "./schema.js";
 import { CORE_PROVIDED_VALUES, TOKEN, type RuleCondition } from "./schemas/rules.js";
-import { MODULE_COMMANDS, MODULE_PROVIDED_VALUES } from "./modules-meta.js";
+// Each module's commands and provided values: its manifest (runtime-modules/modules/NAME/module.ts).
+import { registry } from "../../runtime-modules/registry.js";
 import { nearest, type SourcePicker } from "./issues.js";
 import { diagnosticAtOffset, offsetOf } from "./yaml-source.js";
 
@@ -80,7 +81,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
   };
 
   // Data elements: provided values and references between them.
-  const provided = new Set<string>([...CORE_PROVIDED_VALUES, ...enabledModules.flatMap((m) => MODULE_PROVIDED_VALUES[m] ?? [])]);
+  const provided = new Set<string>([...CORE_PROVIDED_VALUES, ...enabledModules.flatMap((m) => registry[m as ModuleName]?.provides ?? [])]);
   const edges: Record<string, string[]> = {};
   for (const [name, element] of Object.entries(settings.dataElements)) {
     if (element.provided !== undefined && !provided.has(element.provided)) {
@@ -143,7 +144,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
         report("CONFIG_MODULE_NOT_ENABLED", `rule "${rule.id}" calls ${action.module}.${action.name}, but module "${action.module}" is not enabled here`, ["rules", i, "actions", j, "module"]);
         return;
       }
-      const commands = MODULE_COMMANDS[action.module] ?? [];
+      const commands = registry[action.module as ModuleName]?.commands ?? [];
       if (!commands.includes(action.name)) {
         const suggestion = nearest(action.name, commands);
         report("CONFIG_UNKNOWN_COMMAND", `module "${action.module}" has no command "${action.name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (commands: ${commands.join(", ") || "none"})`}`, ["rules", i, "actions", j, "name"]);

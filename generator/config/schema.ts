@@ -193,18 +193,24 @@ export const VideoModuleSchema = z
   })
   .describe("Video player tracking: the platform's iframe API, player events, milestones and played time.");
 
-/** Every module a site may enable. Keys must match runtime-modules/registry.ts. */
 /** A page map module (runtime-modules/modules/signin-pages/, testday-pages/): the spec's table, nothing to set. */
 export const PageMapModuleSchema = z.strictObject({ enabled: z.boolean().default(true) });
+export const SigninPagesModuleSchema = PageMapModuleSchema.describe("The sign-in page map (the sign-in sites).");
+export const TestdayPagesModuleSchema = PageMapModuleSchema.describe("The test-day tool's page map (the test-day site).");
 
+/**
+ * Every module a site may enable, with its settings schema. Each key has a
+ * folder runtime-modules/modules/KEY-IN-KEBAB-CASE/ whose module.ts names the
+ * same schema (the build checks both ways: BUILD_REGISTRY_INVALID).
+ */
 export const ModulesSchema = z
   .strictObject({
     chat: ChatModuleSchema.optional(),
     survey: SurveyModuleSchema.optional(),
     video: VideoModuleSchema.optional(),
     ...FeatureModulesShape,
-    signinPages: PageMapModuleSchema.describe("The sign-in page map (the sign-in sites).").optional(),
-    testdayPages: PageMapModuleSchema.describe("The test-day tool's page map (the test-day site).").optional(),
+    signinPages: SigninPagesModuleSchema.optional(),
+    testdayPages: TestdayPagesModuleSchema.optional(),
   })
   .describe("Feature modules this site uses, with their settings.");
 

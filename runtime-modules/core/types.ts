@@ -113,17 +113,6 @@ export interface ModuleInstance {
 
 export type ModuleFactory<C> = (services: ModuleServices<C>) => ModuleInstance;
 
-/** How a module declares itself in runtime-modules/registry.ts (read by the generator with ts-morph). */
-export interface ModuleDefinition {
-  /** Exported factory function name. */
-  factory: string;
-  /** Module file, relative to runtime-modules/, without extension. */
-  from: string;
-  /** Strings that appear in the minified bundle if and only if the module is included. */
-  markers: readonly string[];
-  description: string;
-}
-
 /**
  * The analytics pipeline's entry point (the Edge client): one canonical event
  * record feeds both destinations, the XDM event and the report suite's

@@ -100,7 +100,7 @@ export const TestOrdersModuleSchema = z
   })
   .describe("SAT School Day and PSAT-family test orders and test administration summaries.");
 
-/** Spread into ModulesSchema (keys must match runtime-modules/registry.ts once the factories exist). */
+/** Spread into ModulesSchema (each key has its folder and manifest, runtime-modules/modules/NAME/module.ts). */
 export const FeatureModulesShape = {
   scoreViews: ScoreViewsModuleSchema.optional(),
   satFunnel: SatFunnelModuleSchema.optional(),

@@ -14,7 +14,7 @@ const Name = z.string().regex(DATA_ELEMENT_NAME, { message: "must start with a l
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 const ms = (max: number) => z.number().int().min(0).max(max);
 
-/** Values the runtime itself provides to data elements (`provided: NAME`); modules add theirs in the registry. */
+/** Values the runtime itself provides to data elements (`provided: NAME`); modules add theirs (`provides` in their manifests, runtime-modules/modules/NAME/module.ts). */
 export const CORE_PROVIDED_VALUES = [
   "site",
   "siteName",

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { BundleConfig } from "../../../generator/config/bundle-config.js";
-import { registry } from "../../../runtime-modules/registry";
+import { folderOf, registry } from "../../../runtime-modules/registry";
 import { bundleConfig, chatConfig, surveyConfig } from "./helpers/config";
 import { fakePage, flush, type FakePageOptions } from "./helpers/fake-page";
 
@@ -18,11 +18,12 @@ const root = fileURLToPath(new URL("../../../runtime-modules/", import.meta.url)
 type Name = keyof typeof registry;
 
 async function bundle(names: Name[], config: BundleConfig): Promise<string> {
-  const imports = names.map((n) => `import { ${registry[n].factory} } from ${JSON.stringify(root + registry[n].from)};`).join("\n");
+  // As the generated entries do: each factory from its own file, never the manifest.
+  const imports = names.map((n) => `import { ${registry[n].factory.export} } from ${JSON.stringify(`${root}modules/${folderOf(n)}/${registry[n].factory.file}`)};`).join("\n");
   const contents = `${imports}
 import { boot } from ${JSON.stringify(root + "core/boot")};
 declare const __SITETAGS_CONFIG__: any;
-boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory}`).join(", ")} });`;
+boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory.export}`).join(", ")} });`;
   const result = await build({
     stdin: { contents, loader: "ts", resolveDir: root, sourcefile: "entry.ts" },
     bundle: true,

@@ -3,12 +3,15 @@
  * top-level statements but imports, types, functions and literal constants),
  * no enums or classes, no eval / new Function / document.write / string
  * timers, types only from the generator, extensionless imports inside.
+ * The Node-side files (the registry and the module manifests, metadata the
+ * generator imports) are exempt, and no browser file may import them.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { isNodeSide } from "../../../generator/build/compile-runtime.js";
 
 const root = fileURLToPath(new URL("../../../runtime-modules/", import.meta.url));
 
@@ -27,6 +30,23 @@ function isLiteral(node: ts.Expression): boolean {
   if (ts.isObjectLiteralExpression(node))
     return node.properties.every((p) => ts.isPropertyAssignment(p) && !ts.isComputedPropertyName(p.name) && isLiteral(p.initializer));
   return false;
+}
+
+/** The browser files among `paths` that import a Node-side file (the registry, a manifest), as "file:line specifier". */
+function nodeSideImports(paths: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const [path, text] of Object.entries(paths)) {
+    if (isNodeSide(root, path)) continue;
+    const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    const specifiers = sf.statements.filter((s) => ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier)) as Array<ts.ImportDeclaration | ts.ExportDeclaration>;
+    for (const statement of specifiers) {
+      const from = (statement.moduleSpecifier as ts.StringLiteral).text;
+      if (!from.startsWith(".")) continue;
+      const target = resolve(dirname(path), from).replace(/\.(js|ts)$/, "") + ".ts";
+      if (isNodeSide(root, target)) found.push(`${relative(root, path)}:${sf.getLineAndCharacterOfPosition(statement.getStart()).line + 1} ${from}`);
+    }
+  }
+  return found;
 }
 
 const isFunction = (node: ts.Node) => ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isIdentifier(node);
@@ -74,7 +94,7 @@ function problemsIn(path: string, text: string): string[] {
 }
 
 describe("runtime-modules source rules", () => {
-  const all = files(root);
+  const all = files(root).filter((path) => !isNodeSide(root, path));
   it("finds the runtime files", () => {
     expect(all.length).toBeGreaterThan(10);
   });
@@ -83,6 +103,22 @@ describe("runtime-modules source rules", () => {
       expect(problemsIn(path, readFileSync(path, "utf8"))).toEqual([]);
     });
   }
+  it("the Node-side files are exactly the registry and one module.ts per module folder", () => {
+    const nodeSide = files(root).filter((path) => isNodeSide(root, path)).map((path) => relative(root, path)).sort();
+    const folders = readdirSync(join(root, "modules")).filter((name) => statSync(join(root, "modules", name)).isDirectory());
+    expect(nodeSide).toEqual(["registry.ts", ...folders.map((f) => `modules/${f}/module.ts`)].sort());
+  });
+  it("no browser file imports the registry or a module manifest (the generated entries import each factory's own file)", () => {
+    expect(nodeSideImports(Object.fromEntries(files(root).map((path) => [path, readFileSync(path, "utf8")])))).toEqual([]);
+  });
+  it("the Node-side import check catches an import of the registry or a manifest", () => {
+    expect(
+      nodeSideImports({
+        [join(root, "modules", "chat", "create-chat-widget.ts")]: `import manifest from "./module";\nimport { registry } from "../../registry.js";\nexport { x } from "../video/module";\nimport { y } from "./module-events";`,
+        [join(root, "modules", "chat", "module.ts")]: `import { registry } from "../../registry.js";`,
+      }),
+    ).toEqual(["modules/chat/create-chat-widget.ts:1 ./module", "modules/chat/create-chat-widget.ts:2 ../../registry.js", "modules/chat/create-chat-widget.ts:3 ../video/module"]);
+  });
   it("the checker catches each thing it is meant to catch", () => {
     const text = [
       `import { x } from "../../generator/config/schema.js";`,

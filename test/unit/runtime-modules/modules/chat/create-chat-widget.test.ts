@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 describe("createChatWidget", () => {
-  it("its script id is the module's marker in registry.ts", () => {
+  it("its script id is the marker in the module's manifest (module.ts)", () => {
     expect(CHAT_SCRIPT_ID).toBe("sitetags-chat-widget");
     expect(registry.chat.markers).toContain(CHAT_SCRIPT_ID);
   });

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SatFunnelModuleSchema } from "../../../../../generator/config/schemas/feature-modules.js";
-import { MODULE_COMMANDS, MODULE_PROVIDED_VALUES } from "../../../../../generator/config/modules-meta.js";
 import { MODULE_FAILED, REQUIRED_DATA_MISSING } from "../../../../../runtime-modules/core/messages";
 import { CHANGE_STEPS_KEY } from "../../../../../runtime-modules/modules/sat-funnel/change-steps";
 import { createSatFunnel, FUNNEL_EVENT_TYPE } from "../../../../../runtime-modules/modules/sat-funnel/create-sat-funnel";
@@ -38,11 +37,11 @@ afterEach(() => {
 });
 
 describe("createSatFunnel: page names", () => {
-  it("its event type is the module's marker in registry.ts; commands and provided values are the ones modules-meta.ts lists", () => {
+  it("its event type is the marker in the module's manifest (module.ts); commands and provided values are the ones its manifest lists", () => {
     const { commands } = setup(REG + "/register");
     expect(registry.satFunnel.markers).toEqual([FUNNEL_EVENT_TYPE]);
-    expect(Object.keys(commands).sort()).toEqual([...MODULE_COMMANDS.satFunnel].sort());
-    expect(MODULE_PROVIDED_VALUES.satFunnel).toEqual(["pageName", "funnelErrorCode", "confirmationStep"]);
+    expect(Object.keys(commands).sort()).toEqual([...registry.satFunnel.commands].sort());
+    expect(registry.satFunnel.provides).toEqual(["pageName", "funnelErrorCode", "confirmationStep"]);
   });
 
   it('"page named flow:page": the org page view of the page the bundle loads on is named by the path (routes)', async () => {

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { vi } from "vitest";
 import { ScoreViewsModuleSchema } from "../../../../../generator/config/schemas/feature-modules.js";
-import { MODULE_COMMANDS, MODULE_PROVIDED_VALUES } from "../../../../../generator/config/modules-meta.js";
 import {
   ASMT_EVENT_ID_NOT_FOUND,
   LATEST_SCORE_NOT_AVAILABLE,
@@ -62,11 +61,11 @@ afterEach(() => {
 });
 
 describe("createScoreViews", () => {
-  it("its event type is the module's marker in registry.ts; its commands are the ones modules-meta.ts lists", () => {
+  it("its event type is the marker in the module's manifest (module.ts); its commands are the ones its manifest lists", () => {
     const { commands } = setup("https://scores.kiwi.example/scores/details", { site: "score-report" });
     expect(registry.scoreViews.markers).toEqual([SCORE_VIEW_EVENT_TYPE]);
-    expect(Object.keys(commands).sort()).toEqual([...MODULE_COMMANDS.scoreViews].sort());
-    expect(MODULE_PROVIDED_VALUES.scoreViews).toEqual([]);
+    expect(Object.keys(commands).sort()).toEqual([...registry.scoreViews.commands].sort());
+    expect(registry.scoreViews.provides).toEqual([]);
   });
 
   it("a mixed list on a score-report page: exactly one SAT and one PSAT view, the catalogue's logs in order, then the score data is reset", () => {

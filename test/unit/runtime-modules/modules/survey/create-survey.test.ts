@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 describe("createSurvey", () => {
-  it("its script id is the module's marker in registry.ts", () => {
+  it("its script id is the marker in the module's manifest (module.ts)", () => {
     expect(SURVEY_SCRIPT_ID).toBe("sitetags-survey");
     expect(registry.survey.markers).toContain(SURVEY_SCRIPT_ID);
   });

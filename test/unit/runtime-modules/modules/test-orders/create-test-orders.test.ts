@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TestOrdersModuleSchema } from "../../../../../generator/config/schemas/feature-modules.js";
-import { MODULE_COMMANDS, MODULE_PROVIDED_VALUES } from "../../../../../generator/config/modules-meta.js";
 import { MODULE_FAILED, REQUIRED_DATA_MISSING } from "../../../../../runtime-modules/core/messages";
 import { createTestOrders, TEST_ORDER_EVENT_TYPE } from "../../../../../runtime-modules/modules/test-orders/create-test-orders";
 import { ADMIN_NAME_NOT_RECOGNIZED, DATE_REQUIRED } from "../../../../../runtime-modules/modules/test-orders/messages";
@@ -32,11 +31,11 @@ afterEach(() => {
 });
 
 describe("createTestOrders", () => {
-  it("its event type is the module's marker in registry.ts; commands are the ones modules-meta.ts lists", () => {
+  it("its event type is the marker in the module's manifest (module.ts); commands are the ones its manifest lists", () => {
     const { commands } = setup();
     expect(registry.testOrders.markers).toEqual([TEST_ORDER_EVENT_TYPE]);
-    expect(Object.keys(commands).sort()).toEqual([...MODULE_COMMANDS.testOrders].sort());
-    expect(MODULE_PROVIDED_VALUES.testOrders).toEqual([]);
+    expect(Object.keys(commands).sort()).toEqual([...registry.testOrders.commands].sort());
+    expect(registry.testOrders.provides).toEqual([]);
   });
 
   it("an edit: quantity increased or decreased with the amount, grades added or removed, allocated schools scale; transactional coverage", () => {
