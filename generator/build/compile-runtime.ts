@@ -13,6 +13,7 @@ import { codeFrame } from "../diagnostics/diagnostic.js";
 import { join, relative } from "node:path";
 import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 
 function runtimeSources(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -53,12 +54,10 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
       frame = undefined;
     }
     return {
-      code: "BUILD_COMPILE_ERROR",
-      message: w.message.replace(/^\[plugin typescript\]\s*/, "").replace(/^.*?\(\d+:\d+\):\s*/, "").replace(/^@rollup\/plugin-typescript\s*/, ""),
+      ...DIAGNOSTICS.compileError(w.message),
       file: file ? relative(process.cwd(), file) : undefined,
       line,
       column,
-      severity: "error",
       frame,
     };
   };

@@ -8,6 +8,7 @@
 import { mkdir, readFile, writeFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { DEV_CHECKS_PIECE, pieceEntry, writeEntry } from "./entry.js";
 import { loadTsMorph, readRegistry, type RegistryEntry } from "./registry.js";
 import type { PieceJob } from "./compile-piece.js";
@@ -43,8 +44,8 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
     const read = await readRegistry(runtimeDir);
     diagnostics.push(...read.diagnostics);
     const names = read.entries.map((e) => e.name);
-    for (const name of input.moduleNames) if (!names.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in the config schema but not in runtime-modules/registry.ts`, severity: "error" });
-    for (const name of names) if (!input.moduleNames.includes(name)) diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message: `module "${name}" is in runtime-modules/registry.ts but not in the config schema (ModulesSchema)`, severity: "error" });
+    for (const name of input.moduleNames) if (!names.includes(name)) diagnostics.push(DIAGNOSTICS.registryMismatch(name, "registry"));
+    for (const name of names) if (!input.moduleNames.includes(name)) diagnostics.push(DIAGNOSTICS.registryMismatch(name, "schema"));
     if (diagnostics.length) return { diagnostics, order: [], jobs: [] };
     registry = read.entries;
     await mkdir(input.cacheDir, { recursive: true });
