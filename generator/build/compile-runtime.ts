@@ -8,21 +8,16 @@
  * Stage B (compile-piece.ts) bundles the runtime's pieces from that output.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { codeFrame } from "../diagnostics/diagnostic.js";
 import { join, relative } from "node:path";
 import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
+import { listFiles } from "../walk.js";
 
-function runtimeSources(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) runtimeSources(full, out);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && full !== join(dir, "registry.ts")) out.push(full);
-  }
-  return out;
-}
+/** The runtime's TypeScript sources (declaration files and the registry, which the generator reads, left out). */
+const runtimeSources = (dir: string) => listFiles(dir, { include: (name) => name.endsWith(".ts") && !name.endsWith(".d.ts") && name !== "registry.ts" });
 
 export interface RuntimeCompileOptions {
   root: string;
