@@ -40,7 +40,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { edgeCorsHeaders, edgePreflightHeaders, hostName, hostResolverRules, hostRole, isLocalHost, recordSelfScript, sleep, startWebServer, type WebProtocol } from "../../../preview/server/fictional-web";
 import { testCertificate } from "./certs.js";
 import { findPage, renderPage, type PageRoute } from "./pages.js";
-import type { EdgeResponse, PageOptions, RecordedRequest, RequestKind, RequestMatch, ScriptOverride, TestWeb } from "./web-types.js";
+import { describeMatch, toPredicate } from "./request-match.js";
+import type { EdgeResponse, PageOptions, RecordedRequest, RequestKind, ScriptOverride, TestWeb } from "./web-types.js";
 import { YOUTUBE_API_MOCK, youtubeEmbedPage } from "./youtube.js";
 import { fetchFromOrigin, type Origin } from "./cdn-origin.js";
 
@@ -301,18 +302,4 @@ function kindOf(host: string): RequestKind {
   if (host === "youtube.com" || host.endsWith(".youtube.com")) return "video";
   const role = hostRole(host, APEX);
   return role === "edge" ? "edge" : role === "cdn" ? "bundle" : role === "site" || role === "local" ? "page" : "third-party";
-}
-
-function toPredicate(match: RequestMatch): (r: RecordedRequest) => boolean {
-  if (typeof match === "function") return match;
-  return (r) =>
-    (match.host === undefined || r.host === match.host) &&
-    (match.method === undefined || r.method === match.method.toUpperCase()) &&
-    (match.kind === undefined || r.kind === match.kind) &&
-    (match.path === undefined || (typeof match.path === "string" ? r.path === match.path : match.path.test(r.path)));
-}
-
-function describeMatch(match: RequestMatch): string {
-  if (typeof match === "function") return match.name || "the predicate";
-  return JSON.stringify(match, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v));
 }
