@@ -5,7 +5,8 @@
 //   registry or module manifests (runtime-modules/registry.ts,
 //   runtime-modules/modules/*/module.ts), which have rules of their own;
 // - the preview reaches the generator only through its public API,
-//   generator/index.ts;
+//   generator/index.ts, and the one directory walker, generator/walk.ts
+//   (node:fs only, so the preview server does not load the compiler);
 // - nothing reads outside the repository (a user's clone has no ../shared).
 // Formatting is Prettier's (.prettierrc.json); `npm run lint` runs both.
 import js from "@eslint/js";
@@ -108,8 +109,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["**/generator/**", "!**/generator/index.js", "!**/generator/index"],
-              message: "The preview uses the generator's public API only: import from generator/index.",
+              group: ["**/generator/**", "!**/generator/index.js", "!**/generator/index", "!**/generator/walk.js"],
+              message: "The preview uses the generator's public API only: import from generator/index (or the directory walker, generator/walk.js).",
             },
           ],
         },

@@ -27,7 +27,8 @@ export {
 
 /* ---- Diagnostics ---- */
 export { formatDiagnostic, formatHeadline, toJson, DiagnosticError, type Diagnostic } from "./diagnostics/diagnostic.js";
-export { DIAGNOSTIC_CODES, MESSAGES, type DiagnosticCode } from "./diagnostics/codes.js";
+export { DIAGNOSTIC_CODES, type DiagnosticCode } from "./diagnostics/codes.js";
+export { DIAGNOSTICS, type DiagnosticBody, type DiagnosticFactory } from "./diagnostics/diagnostics.js";
 
 /* ---- The compiler's stages, for the bench's baselines ---- */
 export { readRegistry, type RegistryEntry } from "./build/registry.js";

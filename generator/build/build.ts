@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { loadCatalogue, type Catalogue } from "../config/load.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
 import { cachedPieces, compilePieces } from "./compile.js";
 import { computeRuntimeHash, stableStringify } from "./hash.js";
@@ -127,7 +128,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     try {
       await writeDist(outDir, outputs, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
     } catch (err) {
-      return done({ ...result, exitCode: 3, diagnostics: [{ code: "BUILD_WRITE_FAILED", message: (err as Error).message, severity: "error" }] });
+      return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
   }
   phase("write");

@@ -8,11 +8,13 @@
  * Stage B (compile-piece.ts) bundles the runtime's pieces from that output.
  */
 import { mkdir, rename, rm } from "node:fs/promises";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { codeFrame } from "../diagnostics/diagnostic.js";
 import { join, relative } from "node:path";
 import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
+import { listFiles } from "../walk.js";
 
 /**
  * The Node-side files of runtime-modules/: the registry and the module
@@ -24,14 +26,8 @@ export function isNodeSide(runtimeDir: string, file: string): boolean {
   return rel === "registry.ts" || /^modules\/[^/]+\/module\.ts$/.test(rel);
 }
 
-function runtimeSources(root: string, dir = root, out: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) runtimeSources(root, full, out);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !isNodeSide(root, full)) out.push(full);
-  }
-  return out;
-}
+/** The runtime's browser sources: its TypeScript files, declaration files and the Node-side files left out. */
+const runtimeSources = (dir: string) => listFiles(dir, { include: (name, full) => name.endsWith(".ts") && !name.endsWith(".d.ts") && !isNodeSide(dir, full) });
 
 export interface RuntimeCompileOptions {
   root: string;
@@ -63,12 +59,10 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
       frame = undefined;
     }
     return {
-      code: "BUILD_COMPILE_ERROR",
-      message: w.message.replace(/^\[plugin typescript\]\s*/, "").replace(/^.*?\(\d+:\d+\):\s*/, "").replace(/^@rollup\/plugin-typescript\s*/, ""),
+      ...DIAGNOSTICS.compileError(w.message),
       file: file ? relative(process.cwd(), file) : undefined,
       line,
       column,
-      severity: "error",
       frame,
     };
   };

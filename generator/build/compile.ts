@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { ResolvedBundle } from "../config/load.js";
 import { compareText } from "../compare-text.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceResult } from "./compile-piece.js";
 import { compileRuntime } from "./compile-runtime.js";
 import { coreEntry } from "./entry.js";
@@ -98,7 +99,7 @@ export async function compilePieces(
     const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
     const outcomes: Array<Promise<JobOutcome>> = [];
     if (!diagnostics.length && coreKey) outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
-    const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [{ code: "BUILD_COMPILE_ERROR", message: `reading the registry and writing the typed entries: ${err.message}`, severity: "error" }], order: [], jobs: [] }));
+    const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [DIAGNOSTICS.prepareFailed(err.message)], order: [], jobs: [] }));
     diagnostics.push(...prep.diagnostics);
     ctx.phase("runtime+entries");
     if (!diagnostics.length) {
@@ -108,7 +109,7 @@ export async function compilePieces(
     }
     for (const o of await Promise.all(outcomes)) {
       if (!o.ok) {
-        diagnostics.push({ code: "BUILD_COMPILE_ERROR", message: `runtime piece ${o.name}: ${o.error}`, severity: "error" });
+        diagnostics.push(DIAGNOSTICS.pieceFailed(o.name, o.error));
         continue;
       }
       set.pieces.set(o.result.name, o.result);

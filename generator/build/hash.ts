@@ -1,20 +1,13 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
+import { listFiles } from "../walk.js";
 
 export const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 export const sha384Integrity = (data: string | Uint8Array) => `sha384-${createHash("sha384").update(data).digest("base64")}`;
 
-function listFiles(dir: string, out: string[] = []): string[] {
-  if (!existsSync(dir)) return out;
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (entry.name.startsWith(".")) continue;
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) listFiles(full, out);
-    else if (/\.(ts|json)$/.test(entry.name)) out.push(full);
-  }
-  return out;
-}
+/** The .ts and .json files below dir (hidden ones left out). */
+const sourceFiles = (dir: string) => listFiles(dir, { skipHidden: true, include: (name) => /\.(ts|json)$/.test(name) });
 
 const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript", "@rollup/plugin-node-resolve", "ts-morph", "tslib", "web-vitals"];
 
@@ -26,9 +19,9 @@ const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript"
 export function computeRuntimeHash(root: string): string {
   const hash = createHash("sha256");
   const files = [
-    ...listFiles(join(root, "runtime-modules")),
-    ...listFiles(join(root, "generator", "build")),
-    ...listFiles(join(root, "generator", "config")),
+    ...sourceFiles(join(root, "runtime-modules")),
+    ...sourceFiles(join(root, "generator", "build")),
+    ...sourceFiles(join(root, "generator", "config")),
     join(root, "tsconfig.base.json"),
     join(root, "tsconfig.runtime.json"),
   ];

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { gzip, constants as zlib } from "node:zlib";
 import type { ResolvedBundle } from "../config/load.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 import { sha256, sha384Integrity } from "./hash.js";
@@ -75,17 +76,15 @@ function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle)
   const dir = `${bundle.env}/${bundle.site}`;
   const out: Diagnostic[] = [];
   for (const [pattern, what] of FORBIDDEN) {
-    if (pattern.test(code)) out.push({ code: "BUILD_FORBIDDEN_CODE", message: `bundle ${dir} contains ${what}, which the page's Content-Security-Policy forbids`, severity: "error" });
+    if (pattern.test(code)) out.push(DIAGNOSTICS.forbiddenCode(dir, what));
   }
   if (report.gzipBytes > bundle.budgetGzipBytes) {
     out.push({
-      code: "BUILD_OVER_BUDGET",
-      message: `bundle ${dir} is ${report.gzipBytes} bytes gzipped, ${report.gzipBytes - bundle.budgetGzipBytes} over its budget of ${bundle.budgetGzipBytes} (modules: ${Object.entries(report.moduleBytes).map(([m, b]) => `${m} ${b}`).join(", ")} minified bytes)`,
+      ...DIAGNOSTICS.overBudget(dir, report.gzipBytes, bundle.budgetGzipBytes, report.moduleBytes),
       file: bundle.budgetSource?.file,
       line: bundle.budgetSource?.line,
       column: bundle.budgetSource?.column,
       path: "budget.gzipBytes",
-      severity: "error",
     });
   }
   return out;

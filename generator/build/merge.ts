@@ -10,6 +10,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
 import { loadCatalogue } from "../config/load.js";
 import { commitFiles, MODULE_NAMES, readManifest, selectBundles, type Manifest, type ManifestEntry, type ShardInfo } from "./build.js";
@@ -31,14 +32,13 @@ export interface MergeResult {
 }
 
 const key = (b: Pick<ManifestEntry, "site" | "env">) => `${b.site}/${b.env}`;
-const fail = (code: Diagnostic["code"], message: string): Diagnostic => ({ code, message, severity: "error" });
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const diagnostics: Diagnostic[] = [];
   const shards: Array<{ dir: string; manifest: Manifest & { shard: ShardInfo } }> = [];
   for (const dir of options.dirs) {
     const manifest = await readManifest(dir);
-    if (!manifest.shard) diagnostics.push(fail("MERGE_NOT_A_SHARD", `${dir} holds no partial manifest (manifest.json of a build --shard I/N)`));
+    if (!manifest.shard) diagnostics.push(DIAGNOSTICS.notAShard(dir));
     else shards.push({ dir, manifest: manifest as Manifest & { shard: ShardInfo } });
   }
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: 0 };
@@ -54,14 +54,14 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
           : manifest.shard.catalogue !== first.catalogue
             ? `another catalogue (sites/ ${manifest.shard.catalogue}, not ${first.catalogue})`
             : `another slicing or selection (${manifest.shard.index}/${manifest.shard.count} of ${manifest.shard.total}, not of ${first.count} x ${first.total})`;
-      diagnostics.push(fail("MERGE_DIFFERENT_BUILDS", `${dir} is a shard of another build than ${shards[0].dir}: ${what}`));
+      diagnostics.push(DIAGNOSTICS.differentBuilds(dir, shards[0].dir, what));
     }
   }
   const byIndex = new Map<number, string[]>();
   for (const { dir, manifest } of shards) byIndex.set(manifest.shard.index, [...(byIndex.get(manifest.shard.index) ?? []), dir]);
-  for (const [index, dirs] of byIndex) if (dirs.length > 1) diagnostics.push(fail("MERGE_OVERLAP", `shard ${index}/${first.count} is given twice: ${dirs.join(", ")}`));
+  for (const [index, dirs] of byIndex) if (dirs.length > 1) diagnostics.push(DIAGNOSTICS.shardTwice(`${index}/${first.count}`, dirs));
   const absent = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (absent.length) diagnostics.push(fail("MERGE_MISSING", `shard${absent.length > 1 ? "s" : ""} ${absent.map((i) => `${i}/${first.count}`).join(", ")} missing: their bundles would be missing from the merged dist`));
+  if (absent.length) diagnostics.push(DIAGNOSTICS.shardsMissing(absent.map((i) => `${i}/${first.count}`)));
 
   // Bundles: each in exactly one shard, from one set of inputs.
   const seen = new Map<string, { dir: string; entry: ManifestEntry }>();
@@ -69,17 +69,17 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     for (const entry of manifest.bundles) {
       const other = seen.get(key(entry));
       if (!other) seen.set(key(entry), { dir, entry });
-      else if (other.entry.inputsHash !== entry.inputsHash) diagnostics.push(fail("MERGE_INPUTS_DIFFER", `${entry.env}/${entry.site} was built from different inputs in ${other.dir} (inputsHash ${other.entry.inputsHash}) and ${dir} (${entry.inputsHash})`));
-      else diagnostics.push(fail("MERGE_OVERLAP", `${entry.env}/${entry.site} is in two shards: ${other.dir} and ${dir}`));
+      else if (other.entry.inputsHash !== entry.inputsHash) diagnostics.push(DIAGNOSTICS.inputsDiffer(`${entry.env}/${entry.site}`, other.dir, other.entry.inputsHash, dir, entry.inputsHash));
+      else diagnostics.push(DIAGNOSTICS.bundleTwice(`${entry.env}/${entry.site}`, other.dir, dir));
     }
   }
-  if (!diagnostics.length && seen.size !== first.total) diagnostics.push(fail("MERGE_MISSING", `the shards hold ${seen.size} bundles; the build selected ${first.total}`));
+  if (!diagnostics.length && seen.size !== first.total) diagnostics.push(DIAGNOSTICS.bundleCount(seen.size, first.total));
   if (!diagnostics.length && options.sitesDir) {
     const catalogue = await loadCatalogue({ sitesDir: options.sitesDir, moduleNames: MODULE_NAMES });
     if (!catalogue.diagnostics.length) {
       const expected = selectBundles(catalogue.bundles, { sites: first.sites, envs: first.envs }).map(key);
       const missing = expected.filter((k) => !seen.has(k));
-      if (missing.length) diagnostics.push(fail("MERGE_MISSING", `no shard holds ${missing.map((k) => k.split("/").reverse().join("/")).join(", ")}`));
+      if (missing.length) diagnostics.push(DIAGNOSTICS.bundlesMissing(missing.map((k) => k.split("/").reverse().join("/"))));
     }
   }
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };
@@ -89,8 +89,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   for (const { dir, entry } of seen.values()) {
     const [named, alias] = await Promise.all([readFile(join(dir, entry.file), "utf8").catch(() => undefined), readFile(join(dir, entry.alias), "utf8").catch(() => undefined)]);
     const expectedName = `sitetags.${named === undefined ? "" : sha256(named).slice(0, 10)}.min.js`;
-    if (named === undefined || alias === undefined) diagnostics.push(fail("MERGE_BAD_FILE", `${join(dir, named === undefined ? entry.file : entry.alias)} is missing`));
-    else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName)) diagnostics.push(fail("MERGE_BAD_FILE", `${join(dir, entry.file)} does not match its manifest entry (integrity, alias or content hash)`));
+    if (named === undefined || alias === undefined) diagnostics.push(DIAGNOSTICS.fileMissing(join(dir, named === undefined ? entry.file : entry.alias)));
+    else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName)) diagnostics.push(DIAGNOSTICS.fileMismatch(join(dir, entry.file)));
     else files.push({ path: join(options.outDir, entry.file), data: named, named: true }, { path: join(options.outDir, entry.alias), data: named });
   }
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };
@@ -99,7 +99,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   try {
     await commitFiles(files);
   } catch (err) {
-    return { ok: false, exitCode: 3, diagnostics: [fail("BUILD_WRITE_FAILED", (err as Error).message)], bundles: seen.size };
+    return { ok: false, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)], bundles: seen.size };
   }
   return { ok: true, exitCode: 0, diagnostics: [], manifest, bundles: manifest.bundles.length };
 }

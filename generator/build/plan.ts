@@ -11,6 +11,7 @@ import { ENV_NAMES } from "../config/constants.js";
 import { nearest } from "../config/issues.js";
 import { compareText } from "../compare-text.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { sha256, stableStringify } from "./hash.js";
 import type { Manifest, ManifestEntry } from "./manifest.js";
 
@@ -63,16 +64,12 @@ export function inputsHashOf(runtimeHash: string, bundle: Pick<ResolvedBundle, "
 export function usageDiagnostics(catalogue: Catalogue, options: Selection): Diagnostic[] {
   const out: Diagnostic[] = [];
   const codes = new Set(catalogue.bundles.map((b) => b.site));
-  const hint = (word: string, known: Set<string>) => {
-    const near = nearest(word, [...known]);
-    return near ? ` (did you mean "${near}"?)` : "";
-  };
-  for (const site of options.sites ?? []) if (!codes.has(site)) out.push({ code: "CONFIG_UNKNOWN_SITE", message: `no site "${site}" in the catalogue${hint(site, codes)}`, severity: "error" });
+  for (const site of options.sites ?? []) if (!codes.has(site)) out.push(DIAGNOSTICS.unknownSite(site, nearest(site, [...codes])));
   // An unknown site says it all: its environments cannot be checked.
   if (out.length) return out;
   const envs = new Set<string>(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
   // A suggestion only for a name that is no environment at all ("prd"): "oat" on a site without it is no typo.
-  for (const env of options.envs ?? []) if (!envs.has(env)) out.push({ code: "CONFIG_UNKNOWN_ENV_OPTION", message: `no selected site has environment "${env}"${(ENV_NAMES as readonly string[]).includes(env) ? "" : hint(env, envs)}`, severity: "error" });
+  for (const env of options.envs ?? []) if (!envs.has(env)) out.push(DIAGNOSTICS.unknownEnvOption(env, (ENV_NAMES as readonly string[]).includes(env) ? undefined : nearest(env, [...envs])));
   return out;
 }
 

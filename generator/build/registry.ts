@@ -13,6 +13,7 @@ import { join, resolve, sep } from "node:path";
 import type { SourceFile } from "ts-morph";
 import type { z } from "zod";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
 import { ModulesSchema } from "../config/schema.js";
 import { folderOf, loaded as repositoryManifests, loadManifests, RUNTIME_DIR, type LoadedRegistry } from "../../runtime-modules/registry.js";
@@ -69,8 +70,8 @@ type SchemaShape = Readonly<Record<string, z.ZodType>>;
 export async function readRegistry(runtimeDir: string, schemaShape: SchemaShape = ModulesSchema.shape): Promise<{ entries: RegistryEntry[]; diagnostics: Diagnostic[] }> {
   const loaded: LoadedRegistry = resolve(runtimeDir) === resolve(RUNTIME_DIR) ? repositoryManifests : await loadManifests(join(runtimeDir, "modules"));
   const diagnostics: Diagnostic[] = [];
-  const fail = (file: string, message: string, key?: string) => diagnostics.push({ code: "BUILD_REGISTRY_INVALID", message, file, ...positionOf(file, key), severity: "error" });
-  for (const p of loaded.problems) fail(p.file, p.message, p.key);
+  const fail = (file: string, body: DiagnosticBody, key?: string) => diagnostics.push({ ...body, file, ...positionOf(file, key) });
+  for (const p of loaded.problems) fail(p.file, DIAGNOSTICS.manifestUnusable(p.message), p.key);
   const { Project } = loadTsMorph();
   const project = new Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: false, noLib: true } });
   const entries: RegistryEntry[] = [];
@@ -80,21 +81,21 @@ export async function readRegistry(runtimeDir: string, schemaShape: SchemaShape 
     names.add(name);
     const inSchema = Object.hasOwn(schemaShape, name) ? (schemaShape[name] as z.ZodOptional<z.ZodType>) : undefined;
     if (!inSchema) {
-      fail(file, `module "${name}" has a manifest but no settings schema in ModulesSchema (generator/config/schema.ts)`, "name");
+      fail(file, DIAGNOSTICS.manifestWithoutSchema(name), "name");
       continue;
     }
     if ((inSchema.unwrap?.() ?? inSchema) !== manifest.settings) {
-      fail(file, `module "${name}": settings is not the schema ModulesSchema holds under "${name}" (name that schema, without .optional())`, "settings");
+      fail(file, DIAGNOSTICS.manifestWrongSchema(name), "settings");
       continue;
     }
     const from = `modules/${folder}/${factory.file}`;
     const factoryFile = join(runtimeDir, `${from}.ts`);
     if (!existsSync(factoryFile)) {
-      fail(file, `module "${name}": ${from}.ts does not exist`, "file");
+      fail(file, DIAGNOSTICS.factoryFileMissing(name, from), "file");
       continue;
     }
     if (!exportsName(project.addSourceFileAtPath(factoryFile), factory.export)) {
-      fail(file, `module "${name}": ${from}.ts does not export ${factory.export}`, "export");
+      fail(file, DIAGNOSTICS.factoryNotExported(name, from, factory.export), "export");
       continue;
     }
     entries.push({ name, factory: factory.export, from, markers: [...manifest.markers], description: manifest.description });
@@ -103,7 +104,7 @@ export async function readRegistry(runtimeDir: string, schemaShape: SchemaShape 
   const failed = (folder: string) => loaded.problems.some((p) => p.file === folder || p.file.startsWith(folder + sep));
   for (const name of Object.keys(schemaShape)) {
     const folder = join(runtimeDir, "modules", folderOf(name));
-    if (!names.has(name) && !failed(folder)) fail(join(runtimeDir, "modules"), `module "${name}" is in ModulesSchema but has no manifest (runtime-modules/modules/${folderOf(name)}/module.ts)`);
+    if (!names.has(name) && !failed(folder)) fail(join(runtimeDir, "modules"), DIAGNOSTICS.schemaWithoutManifest(name, folderOf(name)));
   }
   entries.sort((a, b) => compareText(a.name, b.name));
   return { entries, diagnostics };

@@ -1,5 +1,8 @@
 import type { BuildResult } from "../index.js";
 
+/** Said after the diagnostics of a failed build (not a diagnostic: no code). */
+export const buildLeftAsItWas = (dir: string) => `build failed: ${dir} was left as it was`;
+
 export const formatBytes = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 
 export function table(head: string[], rows: Array<Array<string | number>>): string {

@@ -7,9 +7,9 @@
 import { parseArgs } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MESSAGES, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
+import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
 import { inspectBundle } from "./inspect.js";
-import { summaryTable, table, formatBytes } from "./format.js";
+import { buildLeftAsItWas, summaryTable, table, formatBytes } from "./format.js";
 import { isPublishCommand, PUBLISH_USAGE, PublishUsageError, runPublishCommand } from "./publish-commands.js";
 
 const USAGE = `Usage: sitetags <command> [options]
@@ -232,7 +232,7 @@ function finishBuild(io: CliIo, result: BuildResult, json: boolean, outDir: stri
   }
   reportDiagnostics(io, result.diagnostics, json);
   if (!result.ok) {
-    if (!json) io.stderr(`${MESSAGES.buildLeftAsItWas(`${outDir}/`)}\n`);
+    if (!json) io.stderr(`${buildLeftAsItWas(`${outDir}/`)}\n`);
     return result.exitCode;
   }
   if (!json) io.stdout(summaryTable(result));

@@ -5,7 +5,8 @@
 import type { z } from "zod";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPath } from "../diagnostics/diagnostic.js";
-import { MESSAGES, type DiagnosticCode } from "../diagnostics/codes.js";
+import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { DIAGNOSTICS, type DiagnosticBody, type Severity } from "../diagnostics/diagnostics.js";
 import { isWarning } from "./parse.js";
 import { VARIABLE_NAMES, variableSuggestion } from "./schemas/rules.js";
 import { diagnosticAtOffset, offsetOf, type YamlSource } from "./yaml-source.js";
@@ -138,22 +139,15 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
       for (const key of issue.keys) {
         const keyPath = [...path, key];
         const picked = pick(keyPath);
-        const { source } = picked;
         const full = inFile(picked, keyPath);
-        let code: DiagnosticCode = "CONFIG_UNKNOWN_KEY";
-        let candidates = allowedKeysAt(ctx.schema, path, ctx.data);
-        let noun = "key";
-        if (parentKey === "modules") {
-          code = "CONFIG_UNKNOWN_MODULE";
-          candidates = [...ctx.moduleNames];
-          noun = "module";
-        } else if (parentKey === "hosts" || parentKey === "envs") {
-          code = "CONFIG_UNKNOWN_ENV";
-          noun = "environment";
+        let body: DiagnosticBody;
+        if (parentKey === "modules") body = DIAGNOSTICS.unknownModule(key, nearest(key, ctx.moduleNames), ctx.moduleNames);
+        else {
+          const candidates = allowedKeysAt(ctx.schema, path, ctx.data);
+          const factory = parentKey === "hosts" || parentKey === "envs" ? DIAGNOSTICS.unknownEnv : DIAGNOSTICS.unknownKey;
+          body = factory(key, nearest(key, candidates), candidates);
         }
-        const suggestion = nearest(key, candidates);
-        const message = `unknown ${noun} "${key}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (expected one of ${candidates.map((c) => `"${c}"`).join(", ")})`}`;
-        out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, "key"), formatPath(full)));
+        out.push(diagnosticAtOffset(picked.source, body, offsetOf(picked.source, full, "key"), formatPath(full)));
       }
       continue;
     }
@@ -161,87 +155,60 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
     const picked = pick(path, received === undefined && issue.code === "invalid_type");
     const { source } = picked;
     const full = inFile(picked, path);
-    let code: DiagnosticCode;
-    let message: string;
-    switch (issue.code) {
-      case "invalid_type":
-        if (received === undefined) {
-          code = "CONFIG_MISSING_KEY";
-          message = MESSAGES.missingKey(String(path[path.length - 1] ?? ""), issue.expected);
-        } else if (typeof received === "number" && !Number.isFinite(received)) {
-          code = "CONFIG_INVALID_VALUE";
-          message = MESSAGES.notFinite(Number.isNaN(received) ? ".nan" : received > 0 ? ".inf" : "-.inf");
-        } else {
-          code = "CONFIG_INVALID_TYPE";
-          message = MESSAGES.expectedType(issue.expected, describe(received));
-        }
-        break;
-      case "too_small":
-      case "too_big": {
-        code = "CONFIG_OUT_OF_RANGE";
-        const limit = issue.code === "too_small" ? issue.minimum : issue.maximum;
-        const word = issue.code === "too_small" ? "at least" : "at most";
-        if (issue.origin === "array") message = `needs ${word} ${String(limit)} item${Number(limit) === 1 ? "" : "s"}`;
-        else if (issue.origin === "string") message = `needs ${word} ${String(limit)} character${Number(limit) === 1 ? "" : "s"}`;
-        else message = `${String(received)} is out of range: must be ${word} ${String(limit)}`;
-        break;
-      }
-      case "not_multiple_of":
-        code = "CONFIG_OUT_OF_RANGE";
-        message = `${String(received)} must be a multiple of ${String(issue.divisor)}`;
-        break;
-      case "invalid_value": {
-        code = "CONFIG_INVALID_VALUE";
-        const options = issue.values.map((v) => JSON.stringify(v));
-        const suggestion = typeof received === "string" ? nearest(received, issue.values.map(String)) : undefined;
-        message = `${describe(received)} is not allowed: expected one of ${options.join(", ")}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`;
-        break;
-      }
-      case "invalid_format":
-        code = "CONFIG_INVALID_VALUE";
-        message = issue.message.startsWith("Invalid") ? `${describe(received)} has an invalid format` : `${issue.message} (got ${describe(received)})`;
-        break;
-      case "custom": {
-        const given = (issue.params as { code?: DiagnosticCode } | undefined)?.code;
-        code = given ?? "CONFIG_INVALID_VALUE";
-        message = issue.message;
-        break;
-      }
-      case "invalid_key": {
-        code = "CONFIG_INVALID_VALUE";
-        const inner = (issue as typeof issue & { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? issue.message;
-        const name = String(path[path.length - 1]);
-        message = path[path.length - 2] === "variables" ? MESSAGES.notAVariable(name, VARIABLE_NAMES, variableSuggestion(name)) : `name "${name}" ${inner}`;
-        out.push(diagnosticAtOffset(source, code, message, offsetOf(source, full, "key"), formatPath(full)));
-        continue;
-      }
-      case "invalid_union": {
-        const discriminated = issue as typeof issue & { discriminator?: string; options?: unknown[] };
-        if (discriminated.discriminator && discriminated.options) {
-          const where = path.map(String);
-          const kind = where.includes("actions") ? "action" : where.includes("events") ? "event type" : where.some((p) => p === "conditions" || p === "condition") ? "condition" : "type";
-          code = kind === "action" ? "CONFIG_UNKNOWN_ACTION" : kind === "event type" ? "CONFIG_UNKNOWN_EVENT_TYPE" : kind === "condition" ? "CONFIG_UNKNOWN_CONDITION" : "CONFIG_INVALID_VALUE";
-          const options = discriminated.options.map(String);
-          const suggestion = typeof received === "string" ? nearest(received, options) : undefined;
-          message =
-            received === undefined
-              ? `missing "${discriminated.discriminator}" (one of ${options.join(", ")})`
-              : `unknown ${kind} ${JSON.stringify(received)}${suggestion ? ` (did you mean "${suggestion}"?)` : ` (expected one of ${options.join(", ")})`}`;
-          if (received === undefined) code = "CONFIG_MISSING_KEY";
-          break;
-        }
-        code = "CONFIG_INVALID_VALUE";
-        message = `${describe(received)} matches none of the allowed forms`;
-        break;
-      }
-      default:
-        code = "CONFIG_INVALID_VALUE";
-        message = issue.message;
+    if (issue.code === "invalid_key") {
+      const inner = (issue as typeof issue & { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? issue.message;
+      const name = String(path[path.length - 1]);
+      const body = path[path.length - 2] === "variables" ? DIAGNOSTICS.notAVariable(name, VARIABLE_NAMES, variableSuggestion(name)) : DIAGNOSTICS.invalidName(name, inner);
+      out.push(diagnosticAtOffset(source, body, offsetOf(source, full, "key"), formatPath(full)));
+      continue;
     }
+    const body = issueBody(issue, path, received);
     // A problem with a whole mapping (a data element with no source, …) points at its name.
     const prefer = received !== null && typeof received === "object" && !Array.isArray(received) && typeof path[path.length - 1] === "string" ? "key" : "value";
-    const diagnostic = diagnosticAtOffset(source, code, message, offsetOf(source, full, prefer), formatPath(full));
+    const diagnostic = diagnosticAtOffset(source, body, offsetOf(source, full, prefer), formatPath(full));
     out.push(isWarning(issue) ? { ...diagnostic, severity: "warning" } : diagnostic);
   }
   return out;
+}
+
+/** The factory's diagnostic for one zod issue (other than unknown keys and invalid record keys). */
+function issueBody(issue: Issue, path: readonly PropertyKey[], received: unknown): DiagnosticBody {
+  switch (issue.code) {
+    case "invalid_type":
+      if (received === undefined) return DIAGNOSTICS.missingKey(String(path[path.length - 1] ?? ""), issue.expected);
+      if (typeof received === "number" && !Number.isFinite(received)) return DIAGNOSTICS.notFinite(Number.isNaN(received) ? ".nan" : received > 0 ? ".inf" : "-.inf");
+      return DIAGNOSTICS.expectedType(issue.expected, describe(received));
+    case "too_small":
+      return DIAGNOSTICS.outOfRange("at least", issue.minimum, issue.origin, received);
+    case "too_big":
+      return DIAGNOSTICS.outOfRange("at most", issue.maximum, issue.origin, received);
+    case "not_multiple_of":
+      return DIAGNOSTICS.notMultipleOf(received, issue.divisor);
+    case "invalid_value":
+      return DIAGNOSTICS.notAllowed(describe(received), issue.values, typeof received === "string" ? nearest(received, issue.values.map(String)) : undefined);
+    case "invalid_format":
+      return DIAGNOSTICS.invalidFormat(describe(received), issue.message.startsWith("Invalid") ? undefined : issue.message);
+    case "custom": {
+      // Our checks' issues carry a factory's diagnostic through zod (codeIssue); a bare refine's message is zod's.
+      const params = issue.params as { code?: DiagnosticCode; severity?: Severity } | undefined;
+      return params?.code ? { code: params.code, message: issue.message, severity: params.severity ?? "error" } : DIAGNOSTICS.invalidValue(issue.message);
+    }
+    case "invalid_union": {
+      const discriminated = issue as typeof issue & { discriminator?: string; options?: unknown[] };
+      if (!discriminated.discriminator || !discriminated.options) return DIAGNOSTICS.noMatchingForm(describe(received));
+      const options = discriminated.options.map(String);
+      if (received === undefined) return DIAGNOSTICS.missingDiscriminator(discriminated.discriminator, options);
+      const where = path.map(String);
+      const factory = where.includes("actions")
+        ? DIAGNOSTICS.unknownAction
+        : where.includes("events")
+          ? DIAGNOSTICS.unknownEventType
+          : where.some((p) => p === "conditions" || p === "condition")
+            ? DIAGNOSTICS.unknownCondition
+            : DIAGNOSTICS.unknownType;
+      return factory(received, options, typeof received === "string" ? nearest(received, options) : undefined);
+    }
+    default:
+      return DIAGNOSTICS.invalidValue(issue.message);
+  }
 }

@@ -10,7 +10,7 @@
  * (it imports their types), so they name no Node API themselves.
  */
 import type { z } from "zod";
-import type { DiagnosticCode } from "../diagnostics/codes.js";
+import type { DiagnosticBody } from "../diagnostics/diagnostics.js";
 
 type Issue = z.core.$ZodIssue;
 
@@ -31,8 +31,8 @@ export const parseContext = (): ParseContext => context;
 /** Whether warning checks should stay silent (during the second parse). */
 export const warningsMuted = (): boolean => muted;
 
-/** A custom issue carrying one of our codes; severity "warning" does not fail the configuration. */
-export function codeIssue(code: DiagnosticCode, message: string, severity: "error" | "warning" = "error") {
+/** A custom issue carrying a factory's diagnostic; severity "warning" does not fail the configuration. */
+export function codeIssue({ code, message, severity }: DiagnosticBody) {
   return { code: "custom" as const, message, params: { code, severity } };
 }
 

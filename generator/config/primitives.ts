@@ -8,7 +8,7 @@ import { CONSENT_CATEGORIES, ENV_NAMES } from "./constants.js";
 import { selectorProblem } from "./selector-check.js";
 import { codeIssue, parseContext, warningsMuted } from "./parse.js";
 import { looksSlashWrapped } from "./regex-literal.js";
-import { MESSAGES } from "../diagnostics/codes.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 
 export const EnvNameSchema = z.enum(ENV_NAMES);
 export type EnvName = z.infer<typeof EnvNameSchema>;
@@ -22,14 +22,14 @@ export const RegexString = z
     try {
       new RegExp(src);
     } catch (err) {
-      ctx.addIssue(codeIssue("CONFIG_INVALID_REGEX", `invalid regular expression /${src}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`));
+      ctx.addIssue(codeIssue(DIAGNOSTICS.invalidRegex(src, (err as Error).message)));
       return;
     }
     const verdict = parseContext().regexVerdict?.(src) ?? { kind: "safe" };
-    if (verdict.kind === "unsafe") ctx.addIssue(codeIssue("CONFIG_UNSAFE_REGEX", MESSAGES.unsafeRegex(src, verdict.growth, verdict.attack)));
+    if (verdict.kind === "unsafe") ctx.addIssue(codeIssue(DIAGNOSTICS.unsafeRegex(src, verdict.growth, verdict.attack)));
     if (warningsMuted()) return;
-    if (verdict.kind === "unchecked") ctx.addIssue(codeIssue("CONFIG_REGEX_UNCHECKED", MESSAGES.uncheckedRegex(src, verdict.reason), "warning"));
-    if (looksSlashWrapped(src)) ctx.addIssue(codeIssue("CONFIG_REGEX_SLASHES", MESSAGES.slashWrapped(src), "warning"));
+    if (verdict.kind === "unchecked") ctx.addIssue(codeIssue(DIAGNOSTICS.uncheckedRegex(src, verdict.reason)));
+    if (looksSlashWrapped(src)) ctx.addIssue(codeIssue(DIAGNOSTICS.slashWrapped(src)));
   })
   .describe("A JavaScript regular expression source (no slashes).");
 
@@ -39,9 +39,9 @@ export const SelectorString = z
   .superRefine((src, ctx) => {
     try {
       const problem = selectorProblem(src, parseSelector(src));
-      if (problem) ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${problem}`));
+      if (problem) ctx.addIssue(codeIssue(DIAGNOSTICS.invalidSelector(src, problem)));
     } catch (err) {
-      ctx.addIssue(codeIssue("CONFIG_INVALID_SELECTOR", `invalid CSS selector "${src}": ${(err as Error).message.replace(/found\s*$/, "found the end of the selector")}`));
+      ctx.addIssue(codeIssue(DIAGNOSTICS.invalidSelector(src, (err as Error).message)));
     }
   })
   .describe("A CSS selector.");

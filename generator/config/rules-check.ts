@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPath } from "../diagnostics/diagnostic.js";
-import type { DiagnosticCode } from "../diagnostics/codes.js";
+import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 import type { ModuleName, Settings } from "./schema.js";
 import { CORE_PROVIDED_VALUES, TOKEN, type RuleCondition } from "./schemas/rules.js";
 // Each module's commands and provided values: its manifest (runtime-modules/modules/NAME/module.ts).
@@ -69,15 +69,14 @@ export interface RuleCheckInput {
 
 export function checkRules({ settings, enabledModules, pick, where }: RuleCheckInput): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = (code: DiagnosticCode, message: string, path: Path, prefer: "key" | "value" = "value") => {
+  const report = (body: DiagnosticBody, path: Path, prefer: "key" | "value" = "value") => {
     const picked = pick(path);
     const full = picked.path ?? [...picked.prefix, ...path];
-    out.push(diagnosticAtOffset(picked.source, code, `${message} (in ${where})`, offsetOf(picked.source, full, prefer), formatPath(full)));
+    out.push(diagnosticAtOffset(picked.source, { ...body, message: `${body.message} (in ${where})` }, offsetOf(picked.source, full, prefer), formatPath(full)));
   };
   const names = Object.keys(settings.dataElements);
   const unknown = (name: string, path: Path, what: string) => {
-    const suggestion = nearest(name, names);
-    report("CONFIG_UNKNOWN_DATA_ELEMENT", `${what} names data element "${name}", which is not defined${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`, path);
+    report(DIAGNOSTICS.unknownDataElement(what, name, nearest(name, names)), path);
   };
 
   // Data elements: provided values and references between them.
@@ -85,8 +84,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
   const edges: Record<string, string[]> = {};
   for (const [name, element] of Object.entries(settings.dataElements)) {
     if (element.provided !== undefined && !provided.has(element.provided)) {
-      const suggestion = nearest(element.provided, [...provided]);
-      report("CONFIG_UNKNOWN_PROVIDED_VALUE", `no runtime part or enabled module provides "${element.provided}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (provided: ${[...provided].join(", ")})`}`, ["dataElements", name, "provided"]);
+      report(DIAGNOSTICS.unknownProvidedValue(element.provided, [...provided], nearest(element.provided, [...provided])), ["dataElements", name, "provided"]);
     }
     edges[name] = [];
     if (typeof element.constant === "string") {
@@ -96,7 +94,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
       }
     }
   }
-  for (const cycle of findCycles(edges)) report("CONFIG_DATA_ELEMENT_CYCLE", `data elements refer to each other in a circle: ${cycle.join(" -> ")}`, ["dataElements", cycle[0], "constant"]);
+  for (const cycle of findCycles(edges)) report(DIAGNOSTICS.dataElementCycle(cycle), ["dataElements", cycle[0], "constant"]);
   // The push: element a name reads, itself or through constants' tokens (undefined when none).
   const pushRead = (name: string, seen: string[] = []): string | undefined => {
     const element = settings.dataElements[name];
@@ -118,7 +116,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     return `${picked.source.file}:${pos.line}:${pos.col}`;
   };
   settings.rules.forEach((rule, i) => {
-    if (ids.has(rule.id)) report("CONFIG_DUPLICATE_RULE", `rule id "${rule.id}" is already used at ${where_(["rules", ids.get(rule.id)!, "id"])} (to change an inherited rule, disable it and add your own under a new id)`, ["rules", i, "id"]);
+    if (ids.has(rule.id)) report(DIAGNOSTICS.duplicateRule(rule.id, where_(["rules", ids.get(rule.id)!, "id"])), ["rules", i, "id"]);
     else ids.set(rule.id, i);
     if (settings.disabledRules.includes(rule.id)) return;
     const refs: Array<{ path: Path; name: string }> = [];
@@ -130,31 +128,24 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
       const uses = [...refs.map((r) => ({ path: r.path, name: r.name, what: "a condition" })), ...strings(rule.actions, ["rules", i, "actions"]).flatMap(({ path, text }) => tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` })))];
       for (const use of uses) {
         const element = pushRead(use.name);
-        if (element)
-          report(
-            "CONFIG_PUSH_ELEMENT_OUTSIDE_PUSH_RULE",
-            `${use.what} reads data element "${element}" (push: ${settings.dataElements[element].push}), which has a value only in a rule a data-layer push triggers; rule "${rule.id}" has no dataLayerPush or dataOnly event (read the merged state with dataLayer: instead)`,
-            use.path,
-          );
+        if (element) report(DIAGNOSTICS.pushElementOutsidePushRule(use.what, element, String(settings.dataElements[element].push), rule.id), use.path);
       }
     }
     rule.actions.forEach((action, j) => {
       if (action.type !== "command") return;
       if (!enabledModules.includes(action.module)) {
-        report("CONFIG_MODULE_NOT_ENABLED", `rule "${rule.id}" calls ${action.module}.${action.name}, but module "${action.module}" is not enabled here`, ["rules", i, "actions", j, "module"]);
+        report(DIAGNOSTICS.moduleNotEnabled(rule.id, action.module, action.name), ["rules", i, "actions", j, "module"]);
         return;
       }
       const commands = registry[action.module as ModuleName]?.commands ?? [];
       if (!commands.includes(action.name)) {
-        const suggestion = nearest(action.name, commands);
-        report("CONFIG_UNKNOWN_COMMAND", `module "${action.module}" has no command "${action.name}"${suggestion ? ` (did you mean "${suggestion}"?)` : ` (commands: ${commands.join(", ") || "none"})`}`, ["rules", i, "actions", j, "name"]);
+        report(DIAGNOSTICS.unknownCommand(action.module, action.name, commands, nearest(action.name, commands)), ["rules", i, "actions", j, "name"]);
       }
     });
   });
   settings.disabledRules.forEach((id, i) => {
     if (!ids.has(id)) {
-      const suggestion = nearest(id, [...ids.keys()]);
-      report("CONFIG_UNKNOWN_RULE", `disabledRules names rule "${id}", which does not exist here${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`, ["disabledRules", i]);
+      report(DIAGNOSTICS.unknownRule(id, nearest(id, [...ids.keys()])), ["disabledRules", i]);
     }
   });
   return out;

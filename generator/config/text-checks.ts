@@ -5,7 +5,7 @@
  */
 import { isPair, isScalar, isSeq, visit } from "yaml";
 import { codeFrame, formatPath, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { MESSAGES } from "../diagnostics/codes.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { diagnosticAtOffset, type YamlSource } from "./yaml-source.js";
 
 /**
@@ -55,7 +55,7 @@ export function decodeConfigText(file: string, bytes: Uint8Array): { text: strin
   // The frame shows the line as an editor would (replacement characters for the bad bytes).
   const shown = new TextDecoder("utf-8").decode(bytes);
   return {
-    diagnostic: { code: "YAML_INVALID_ENCODING", message: MESSAGES.invalidUtf8(bytes[bad]), file, line, column, severity: "error", frame: codeFrame(shown, line, column) },
+    diagnostic: { ...DIAGNOSTICS.invalidUtf8(bytes[bad]), file, line, column, frame: codeFrame(shown, line, column) },
   };
 }
 
@@ -78,7 +78,7 @@ export function controlCharacterDiagnostics(source: YamlSource): Diagnostic[] {
       const char = found[0];
       const raw = source.text.slice(node.range[0], node.range[1]).indexOf(char);
       const offset = raw >= 0 ? node.range[0] + raw : node.range[0];
-      out.push(diagnosticAtOffset(source, "CONFIG_CONTROL_CHARACTER", MESSAGES.controlCharacter(char.charCodeAt(0)), offset, keyPathOf([...ancestors, node])));
+      out.push(diagnosticAtOffset(source, DIAGNOSTICS.controlCharacter(char.charCodeAt(0)), offset, keyPathOf([...ancestors, node])));
     },
   });
   return out;

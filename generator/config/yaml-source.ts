@@ -4,7 +4,7 @@
  */
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, visit, type Document, type Node } from "yaml";
 import { codeFrame, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { MESSAGES, type DiagnosticCode } from "../diagnostics/codes.js";
+import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 
 export interface YamlSource {
   /** Path as shown to people (relative to the working directory). */
@@ -41,14 +41,14 @@ function syntaxDiagnostics(source: YamlSource): Diagnostic[] {
   const { doc, text } = source;
   const first = doc.errors.filter((e) => e.code !== "DUPLICATE_KEY").sort((a, b) => a.pos[0] - b.pos[0])[0];
   if (first) {
-    if (first.code === "MULTIPLE_DOCS") return [diagnosticAtOffset(source, "YAML_SYNTAX", MESSAGES.multipleDocuments(), first.pos[0])];
+    if (first.code === "MULTIPLE_DOCS") return [diagnosticAtOffset(source, DIAGNOSTICS.multipleDocuments(), first.pos[0])];
     if (first.code === "BLOCK_AS_IMPLICIT_KEY" || first.code === "MULTILINE_IMPLICIT_KEY") {
       const key = overIndentedKey(text, first.pos[0]);
-      if (key) return [diagnosticAtOffset(source, "YAML_SYNTAX", MESSAGES.overIndented(key.name), key.offset)];
+      if (key) return [diagnosticAtOffset(source, DIAGNOSTICS.overIndented(key.name), key.offset)];
     }
-    return [diagnosticAtOffset(source, "YAML_SYNTAX", first.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, first.pos[0], first.message))];
+    return [diagnosticAtOffset(source, DIAGNOSTICS.yamlSyntax(first.message), syntaxErrorOffset(text, first.pos[0], first.message))];
   }
-  return doc.errors.map((err) => diagnosticAtOffset(source, "YAML_DUPLICATE_KEY", err.message.replace(/\s+/g, " ").trim(), syntaxErrorOffset(text, err.pos[0], err.message)));
+  return doc.errors.map((err) => diagnosticAtOffset(source, DIAGNOSTICS.duplicateKey(err.message), syntaxErrorOffset(text, err.pos[0], err.message)));
 }
 
 /**
@@ -79,7 +79,7 @@ function mergeKeyDiagnostics(source: YamlSource): Diagnostic[] {
   const out: Diagnostic[] = [];
   visit(source.doc, {
     Pair(_key, pair) {
-      if (isScalar(pair.key) && pair.key.value === "<<" && pair.key.type === "PLAIN" && pair.key.range) out.push(diagnosticAtOffset(source, "YAML_MERGE_KEY", MESSAGES.mergeKey(), pair.key.range[0]));
+      if (isScalar(pair.key) && pair.key.value === "<<" && pair.key.type === "PLAIN" && pair.key.range) out.push(diagnosticAtOffset(source, DIAGNOSTICS.mergeKey(), pair.key.range[0]));
     },
   });
   return out;
@@ -102,9 +102,9 @@ function aliasDiagnostic(source: YamlSource, message: string): Diagnostic {
       if (unresolved === undefined && !node.resolve(source.doc)) unresolved = at;
     },
   });
-  if (unresolved !== undefined) return diagnosticAtOffset(source, "YAML_SYNTAX", "an alias whose anchor is not set before it (define &name before *name)", unresolved);
-  if (/alias count/i.test(message)) return diagnosticAtOffset(source, "YAML_SYNTAX", `more than ${MAX_ALIAS_COUNT} alias expansions in one file`, first ?? 0);
-  return diagnosticAtOffset(source, "YAML_SYNTAX", message.replace(/\s+/g, " ").trim(), first ?? 0);
+  if (unresolved !== undefined) return diagnosticAtOffset(source, DIAGNOSTICS.unresolvedAlias(), unresolved);
+  if (/alias count/i.test(message)) return diagnosticAtOffset(source, DIAGNOSTICS.tooManyAliases(MAX_ALIAS_COUNT), first ?? 0);
+  return diagnosticAtOffset(source, DIAGNOSTICS.yamlSyntax(message), first ?? 0);
 }
 
 /**
@@ -131,18 +131,10 @@ export function syntaxErrorOffset(text: string, offset: number, message: string)
   return i < text.length && text[i] !== "\n" && text[i] !== "\r" ? i : offset;
 }
 
-export function diagnosticAtOffset(source: YamlSource, code: DiagnosticCode, message: string, offset: number, path?: string): Diagnostic {
+/** A factory's diagnostic placed at an offset of a file: file:line:col, key path and code frame. */
+export function diagnosticAtOffset(source: YamlSource, body: DiagnosticBody, offset: number, path?: string): Diagnostic {
   const { line, col } = source.lines.linePos(Math.min(offset, source.text.length));
-  return {
-    code,
-    message,
-    file: source.file,
-    line,
-    column: col,
-    path,
-    severity: "error",
-    frame: codeFrame(source.text, line, col),
-  };
+  return { ...body, file: source.file, line, column: col, path, frame: codeFrame(source.text, line, col) };
 }
 
 export interface Located {

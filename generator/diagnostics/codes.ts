@@ -1,6 +1,7 @@
 /**
- * The one registry of build diagnostics. Every error the generator reports
- * has a SCREAMING_SNAKE code from this table; docs/diagnostics.md lists them.
+ * The codes of build diagnostics, each with its meaning. Every problem the
+ * generator reports has a SCREAMING_SNAKE code from this table, made by a
+ * factory of DIAGNOSTICS (diagnostics.ts); docs/diagnostics.md lists them.
  */
 export const DIAGNOSTIC_CODES = {
   YAML_SYNTAX: "The file is not valid YAML.",
@@ -62,48 +63,3 @@ export const DIAGNOSTIC_CODES = {
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
-
-/** How messages name the types zod reports (its `expected`): words a person can act on, not zod's. */
-const TYPE_WORDS: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  int: "a whole number",
-  bigint: "a whole number",
-  boolean: "true or false",
-  array: "a list",
-  tuple: "a list",
-  object: "a mapping",
-  record: "a mapping",
-  map: "a mapping",
-  null: "null",
-};
-export const typeWords = (expected: string): string => TYPE_WORDS[expected] ?? expected;
-
-const CONTROL_NAMES: Record<number, string> = { 0: "NUL", 8: "backspace", 10: "line break", 11: "vertical tab", 12: "form feed", 13: "carriage return", 27: "escape", 127: "DEL" };
-const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-
-/**
- * The wording of messages that would otherwise be a library's (zod's, the
- * YAML parser's) or that several call sites share. Keep them in one voice:
- * what is wrong, then what to do.
- */
-export const MESSAGES = {
-  invalidUtf8: (byte: number) => `the file is not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} here is not part of a UTF-8 character (save the file as UTF-8)`,
-  controlCharacter: (c: number) => `a string holds the control character ${codePoint(c)}${CONTROL_NAMES[c] ? ` (${CONTROL_NAMES[c]})` : ""}: only tab is allowed in configuration strings`,
-  multipleDocuments: () => `a second YAML document starts here: a configuration file holds one document (remove this "---" line, or move what follows into a file of its own)`,
-  mergeKey: () =>
-    `YAML merge keys (<<) are not supported: write settings every environment shares once at the top level of the file and only what differs under envs.ENV; settings every site shares go in _org.yaml`,
-  overIndented: (key: string) => `All mapping items must start at the same column: "${key}" is indented more than the key above it`,
-  expectedType: (expected: string, got: string) => `expected ${typeWords(expected)}, got ${got}`,
-  missingKey: (key: string, expected: string) => `missing required key "${key}" (${typeWords(expected)})`,
-  notFinite: (yaml: string) => `expected a finite number, got ${yaml}`,
-  notAVariable: (key: string, names: readonly string[], suggestion?: string) =>
-    `"${key}" is not an analytics variable${suggestion ? ` (did you mean "${suggestion}"?)` : ""}: variables are ${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`,
-  hostTaken: (host: string, owner: string, at: string) => `host "${host}" is already claimed by ${owner} at ${at}`,
-  unsafeRegex: (src: string, growth: string, attack: string) =>
-    `regular expression /${src}/ backtracks catastrophically (${growth}) on inputs such as ${JSON.stringify(attack)}: it runs in visitors' browsers against every URL and host, so rewrite it without nested or overlapping repetition (e.g. (a+)+ as a+)`,
-  uncheckedRegex: (src: string, reason: string) => `regular expression /${src}/ could not be checked for catastrophic backtracking (${reason}): simplify it if you can`,
-  slashWrapped: (src: string) =>
-    `regular expression "${src}" is written as a JavaScript literal: the slashes${/\/[a-z]+$/.test(src) ? " and flags" : ""} are matched as text, so it likely never matches (write the pattern alone, without slashes)`,
-  buildLeftAsItWas: (dir: string) => `build failed: ${dir} was left as it was`,
-} as const;

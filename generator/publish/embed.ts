@@ -9,7 +9,8 @@
 import { readManifest } from "../build/build.js";
 import { baseUrlOf } from "../config/schemas/publishing.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { failure, loadPublishing } from "./publish.js";
+import { loadPublishing } from "./publish.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 
 export interface EmbedResult {
   ok: boolean;
@@ -28,8 +29,7 @@ export async function embedTag(options: { site: string; env: string; pinned?: bo
   const bundle = loaded.catalogue.bundles.find((b) => b.site === options.site && b.env === options.env);
   if (!bundle) {
     const site = loaded.catalogue.sites.find((s) => s.code === options.site);
-    const message = site ? `${options.site} has no environment "${options.env}" (it has ${site.envs.join(", ")})` : `no site "${options.site}" in the catalogue`;
-    return { ok: false, exitCode: 1, diagnostics: [{ code: site ? "CONFIG_UNKNOWN_ENV_OPTION" : "CONFIG_UNKNOWN_SITE", message, severity: "error" }] };
+    return { ok: false, exitCode: 1, diagnostics: [site ? DIAGNOSTICS.siteHasNoEnv(options.site, options.env, site.envs) : DIAGNOSTICS.unknownSite(options.site)] };
   }
   const base = baseUrlOf(loaded.settings, loaded.apexDomain!, options.env);
   if (!options.pinned) {
@@ -37,7 +37,7 @@ export async function embedTag(options: { site: string; env: string; pinned?: bo
     return { ok: true, exitCode: 0, diagnostics: [], url, tag: `<script src="${escapeAttr(url)}" async></script>` };
   }
   const entry = (await readManifest(options.outDir)).bundles.find((b) => b.site === options.site && b.env === options.env);
-  if (!entry) return { ok: false, exitCode: 3, diagnostics: [failure("PUBLISH_NOTHING_TO_PUBLISH", `the manifest of ${options.outDir} has no ${options.env}/${options.site}: build it first (the pinned tag names its bytes)`)] };
+  if (!entry) return { ok: false, exitCode: 3, diagnostics: [DIAGNOSTICS.notInManifest(options.outDir, `${options.env}/${options.site}`)] };
   const url = `${base}${entry.file}`;
   return { ok: true, exitCode: 0, diagnostics: [], url, integrity: entry.integrity, tag: `<script src="${escapeAttr(url)}" integrity="${entry.integrity}" crossorigin="anonymous" async></script>` };
 }

@@ -16,8 +16,9 @@ import { computeRuntimeHash, stableStringify } from "../build/hash.js";
 import { hasDevChecks, inputsHashOf, type ManifestEntry } from "../build/build.js";
 import { packageRoot } from "../build/paths.js";
 import type { ResolvedBundle } from "../config/load.js";
+import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 import { applyPlan, entryKey, manifestText, readRelease, readRemoteManifest, releaseIdOf, type Item } from "./release.js";
-import { failure, emptyReport, loadPublishing, nextManifest, selects, withReport, type CommonOptions, type PublishReport } from "./publish.js";
+import { emptyReport, loadPublishing, nextManifest, selects, withReport, type CommonOptions, type PublishReport } from "./publish.js";
 import { aliasesTowards } from "./rollback.js";
 import { keyOf, parseTarget } from "./target.js";
 
@@ -45,16 +46,16 @@ export function differingKeys(a: unknown, b: unknown, prefix = "", depth = 2): s
 }
 
 /** Why `bundle` (of the target environment) is not the bundle `entry` holds; undefined when it is. */
-function refusal(entry: ManifestEntry, bundle: ResolvedBundle | undefined, source: ResolvedBundle | undefined, runtimeHash: string, toEnv: string): string | undefined {
-  if (!bundle) return `the configuration has no ${toEnv} bundle for ${entry.site}`;
+function refusal(entry: ManifestEntry, bundle: ResolvedBundle | undefined, source: ResolvedBundle | undefined, runtimeHash: string, toEnv: string): DiagnosticBody | undefined {
+  if (!bundle) return DIAGNOSTICS.promoteNoBundle(toEnv, entry.site);
   if (inputsHashOf(runtimeHash, bundle) === entry.inputsHash) return undefined;
   if (entry.env !== toEnv && source) {
     const keys = differingKeys(source.config, bundle.config);
     if (hasDevChecks(source) !== hasDevChecks(bundle)) keys.push("the data-layer checks (in non-production bundles only)");
     if (source.budgetGzipBytes !== bundle.budgetGzipBytes) keys.push("budget.gzipBytes");
-    return `${entry.env} and ${toEnv} build different bundles for ${entry.site}: they differ in ${keys.join(", ")}`;
+    return DIAGNOSTICS.promoteDiffers(entry.env, toEnv, entry.site, keys);
   }
-  return `${entry.env}/${entry.site} in the source was built from other inputs (inputsHash ${entry.inputsHash}) than the configuration, runtime and toolchain give now (${inputsHashOf(runtimeHash, bundle)}): build and publish it to the source first`;
+  return DIAGNOSTICS.promoteStale(`${entry.env}/${entry.site}`, entry.inputsHash, inputsHashOf(runtimeHash, bundle));
 }
 
 export async function promote(options: PromoteOptions): Promise<PublishReport> {
@@ -66,16 +67,16 @@ export async function promote(options: PromoteOptions): Promise<PublishReport> {
   return withReport(options.to, options, async ({ s3 }, target, report) => {
     const from = parseTarget(options.from);
     const source = options.release ? await readRelease(s3, from, options.release) : await readRemoteManifest(s3, from);
-    if (!source) return void report.diagnostics.push(failure("PUBLISH_NO_RELEASE", options.release ? `${from.url} has no release ${options.release}` : `${from.url} has published nothing`));
+    if (!source) return void report.diagnostics.push(options.release ? DIAGNOSTICS.noRelease(from.url, options.release) : DIAGNOSTICS.nothingPublished(from.url));
     const envs = options.fromEnv ? [options.fromEnv] : options.envs;
     const chosen = source.manifest.bundles.filter(selects({ sites: options.sites, envs }));
-    if (!chosen.length) return void report.diagnostics.push(failure("PUBLISH_NOTHING_TO_PUBLISH", `the source's release ${source.id} holds no bundle of the selection`));
+    if (!chosen.length) return void report.diagnostics.push(DIAGNOSTICS.sourceReleaseEmpty(source.id));
     const rename = (path: string) => (options.toEnv && options.fromEnv ? path.replace(new RegExp(`^${options.fromEnv}/`), `${options.toEnv}/`) : path);
     const promoted: ManifestEntry[] = [];
     for (const entry of chosen) {
       const toEnv = options.toEnv ?? entry.env;
       const why = refusal(entry, bundles.get(`${entry.site}/${toEnv}`), bundles.get(entryKey(entry)), runtimeHash, toEnv);
-      if (why) report.diagnostics.push(failure("PUBLISH_PROMOTE_REFUSED", why));
+      if (why) report.diagnostics.push(why);
       promoted.push({ ...entry, env: toEnv, file: rename(entry.file), alias: rename(entry.alias) });
     }
     if (report.diagnostics.length) return;

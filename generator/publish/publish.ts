@@ -12,6 +12,7 @@ import { sha384Integrity } from "../build/hash.js";
 import { loadCatalogue } from "../config/load.js";
 import type { PublishingSettings } from "../config/schemas/publishing.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { applyPlan, entryKey, manifestText, readRemoteManifest, releaseIdOf, sortEntries, type Item } from "./release.js";
 import { createClient, parseTarget, type ClientOptions, type CountingClient, type Target } from "./target.js";
 
@@ -51,8 +52,6 @@ export interface PublishOptions extends CommonOptions {
   outDir: string;
 }
 
-export const failure = (code: Diagnostic["code"], message: string): Diagnostic => ({ code, message, severity: "error" });
-
 export function emptyReport(target: string, dryRun: boolean): PublishReport {
   return { ok: false, exitCode: 4, diagnostics: [], target, dryRun, written: { hashed: [], aliases: [], manifest: false }, skipped: [], changes: [], requests: 0, timeMs: 0 };
 }
@@ -84,7 +83,7 @@ export async function withReport(target: string, options: CommonOptions, body: (
     await body(client, parseTarget(target), report);
     if (!report.diagnostics.length) Object.assign(report, { ok: true, exitCode: 0 });
   } catch (err) {
-    report.diagnostics.push(failure("PUBLISH_FAILED", `${(err as Error).name === "Error" ? "" : `${(err as Error).name}: `}${(err as Error).message}`));
+    report.diagnostics.push(DIAGNOSTICS.publishFailed(err as Error));
   } finally {
     if (!options.client) client.s3.destroy();
   }
@@ -100,9 +99,9 @@ export async function publish(options: PublishOptions): Promise<PublishReport> {
   const settings = loaded.settings;
   return withReport(options.to, options, async ({ s3 }, target, report) => {
     const local = await readManifest(options.outDir);
-    if ((local as { shard?: unknown }).shard) return void report.diagnostics.push(failure("PUBLISH_PARTIAL_DIST", `${options.outDir} holds one shard's partial manifest: merge the shards first (sitetags manifest merge DIR…)`));
+    if ((local as { shard?: unknown }).shard) return void report.diagnostics.push(DIAGNOSTICS.partialDist(options.outDir));
     const chosen = local.bundles.filter(selects(options));
-    if (!chosen.length) return void report.diagnostics.push(failure("PUBLISH_NOTHING_TO_PUBLISH", `${join(options.outDir, "manifest.json")} lists no bundle${options.sites?.length || options.envs?.length ? " of the selection" : ""}: build first`));
+    if (!chosen.length) return void report.diagnostics.push(DIAGNOSTICS.nothingToPublish(join(options.outDir, "manifest.json"), Boolean(options.sites?.length || options.envs?.length)));
     const remote = await readRemoteManifest(s3, target);
     report.previousRelease = remote?.id;
     const remoteFiles = new Set((remote?.manifest.bundles ?? []).map((e) => `${e.file}\0${e.integrity}`));
@@ -117,7 +116,7 @@ export async function publish(options: PublishOptions): Promise<PublishReport> {
       if (changed) report.changes.push({ bundle: `${entry.env}/${entry.site}`, ...(current ? { from: current.file } : {}), to: entry.file });
       if (!upload && !changed) continue;
       const data = await readFile(join(options.outDir, entry.file));
-      if (sha384Integrity(data) !== entry.integrity) return void report.diagnostics.push(failure("PUBLISH_DIST_MISMATCH", `${join(options.outDir, entry.file)} does not match its manifest entry's integrity: rebuild`));
+      if (sha384Integrity(data) !== entry.integrity) return void report.diagnostics.push(DIAGNOSTICS.distMismatch(join(options.outDir, entry.file)));
       if (upload) hashed.push({ path: entry.file, integrity: entry.integrity, source: { data } });
       if (changed) aliases.push({ path: entry.alias, integrity: entry.integrity, source: { data } });
     }

@@ -7,8 +7,9 @@
  * manifest again.
  */
 import { listObjects } from "./remote.js";
+import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { applyPlan, entryKey, readRelease, readRemoteManifest, RELEASES_DIR, type Item, type RemoteRelease } from "./release.js";
-import { failure, loadPublishing, emptyReport, withReport, type CommonOptions, type PublishReport } from "./publish.js";
+import { loadPublishing, emptyReport, withReport, type CommonOptions, type PublishReport } from "./publish.js";
 import { createClient, keyOf, parseTarget, type ClientOptions, type CountingClient, type Target } from "./target.js";
 
 export interface ReleaseInfo {
@@ -60,7 +61,7 @@ export async function rollback(options: CommonOptions & { to: string; release: s
   const settings = loaded.settings;
   return withReport(options.to, options, async ({ s3 }, target, report) => {
     const release = await readRelease(s3, target, options.release);
-    if (!release) return void report.diagnostics.push(failure("PUBLISH_NO_RELEASE", `${target.url} has no release ${options.release} (sitetags releases --to ${target.url} lists them)`));
+    if (!release) return void report.diagnostics.push(DIAGNOSTICS.noReleaseListed(target.url, options.release));
     const aliases = aliasesTowards(target, await readRemoteManifest(s3, target), release.manifest.bundles, report);
     report.release = release.id;
     report.written = { hashed: [], aliases: aliases.map((a) => a.path), manifest: release.id !== report.previousRelease };

@@ -6,10 +6,11 @@
  * preview/dist in one rename.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
+import { listFiles } from "../../generator/walk.js";
 
 export const PREVIEW_DIR = fileURLToPath(new URL("..", import.meta.url));
 export const REPO_DIR = join(PREVIEW_DIR, "..");
@@ -18,17 +19,8 @@ const STAMP = ".inputs-hash";
 
 /** Files the app is built from: its sources and the runtime files it imports. */
 function inputFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (!/\.test\.tsx?$/.test(entry.name)) out.push(full);
-    }
-  };
-  walk(join(PREVIEW_DIR, "src"));
-  walk(join(REPO_DIR, "runtime-modules", "data-layer-events"));
+  const notTest = { include: (name: string) => !/\.test\.tsx?$/.test(name) };
+  const out = [...listFiles(join(PREVIEW_DIR, "src"), notTest), ...listFiles(join(REPO_DIR, "runtime-modules", "data-layer-events"), notTest)];
   out.push(join(PREVIEW_DIR, "index.html"), join(PREVIEW_DIR, "vite.config.ts"));
   out.push(join(REPO_DIR, "runtime-modules", "core", "messages.ts"));
   return out.filter((f) => existsSync(f)).sort();

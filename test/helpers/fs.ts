@@ -1,8 +1,9 @@
 /** Small file-system helpers shared by the generator tests. */
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { listFiles } from "../../generator/walk.js";
 
 export const REPO = join(import.meta.dirname, "..", "..");
 export const SITES = join(REPO, "sites");
@@ -21,19 +22,6 @@ export function copyCatalogue(): string {
 /** path -> sha256 of every file below dir (an empty map for a missing dir). */
 export function snapshotTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(d).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out[relative(dir, full)] = createHash("sha256").update(readFileSync(full)).digest("hex");
-    }
-  };
-  walk(dir);
+  for (const full of listFiles(dir)) out[relative(dir, full)] = createHash("sha256").update(readFileSync(full)).digest("hex");
   return out;
 }

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { ConsentCategorySchema, EnvNameSchema, HttpsUrl, RegexString, SelectorString } from "../primitives.js";
+import { codeIssue } from "../parse.js";
+import { DIAGNOSTICS } from "../../diagnostics/diagnostics.js";
 
 export const DATA_ELEMENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 /** `%name%` tokens inside strings refer to data elements. */
@@ -67,12 +69,7 @@ export const DataElementSchema = z
   })
   .superRefine((value, ctx) => {
     const sources = DATA_ELEMENT_SOURCES.filter((s) => value[s] !== undefined);
-    if (sources.length !== 1)
-      ctx.addIssue({
-        code: "custom",
-        message: sources.length ? `a data element has exactly one source, got ${sources.join(" and ")}` : `a data element needs a source: one of ${DATA_ELEMENT_SOURCES.join(", ")}`,
-        params: { code: "CONFIG_INVALID_VALUE" },
-      });
+    if (sources.length !== 1) ctx.addIssue(codeIssue(DIAGNOSTICS.dataElementSources(sources, DATA_ELEMENT_SOURCES)));
   })
   .describe("A data element: one source, plus default, cleaning and storage duration.");
 export type DataElement = z.output<typeof DataElementSchema>;

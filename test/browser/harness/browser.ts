@@ -21,7 +21,7 @@
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import type { TestWeb } from "./servers.js";
+import { testHostRules, type TestWeb } from "./servers.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -111,7 +111,7 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">):
   if (!existsSync(CHROMIUM)) throw new Error("Chromium is missing. Install it with: sudo apt-get update && sudo apt-get install -y chromium");
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [...FLAGS, `--host-resolver-rules=MAP *.example 127.0.0.1:${web.httpsPort}, MAP *.youtube.com 127.0.0.1:${web.httpsPort}`],
+    args: [...FLAGS, `--host-resolver-rules=${testHostRules(web.httpsPort)}`],
   });
   const open = new Set<TestPage>();
   return {

@@ -12,7 +12,8 @@
  *     });
  *
  * Modules: certs.ts (TLS), servers.ts (pages, bundles, mock edge, third
- * parties), browser.ts (Chromium, pages, consent, console), bundles.ts
+ * parties; on the local fictional web it shares with the preview,
+ * preview/server/fictional-web.ts), pages.ts, web-types.ts and request-match.ts, browser.ts (Chromium, pages, consent, console), bundles.ts
  * (generator builds).
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";

@@ -127,7 +127,7 @@ describe("YAML syntax errors", () => {
 describe("warnings of the schema checks", () => {
   const Warned = z.object({
     a: z.string().superRefine((v, ctx) => {
-      if (v.startsWith("/") && !warningsMuted()) ctx.addIssue(codeIssue("CONFIG_REGEX_SLASHES", "slashes", "warning"));
+      if (v.startsWith("/") && !warningsMuted()) ctx.addIssue(codeIssue({ code: "CONFIG_REGEX_SLASHES", message: "slashes", severity: "warning" }));
     }),
     n: z.number(),
   });

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES } from "../../../generator/diagnostics/codes.js";
+import { DIAGNOSTICS } from "../../../generator/diagnostics/diagnostics.js";
 import { codeFrame, formatHeadline } from "../../../generator/diagnostics/diagnostic.js";
 import { REPO } from "../../helpers/fs.js";
 
@@ -20,6 +21,37 @@ describe("the one registry of diagnostics", () => {
       expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/);
       expect(doc).toContain(`| \`${code}\` |`);
     }
+  });
+
+  it("every factory of DIAGNOSTICS makes a known code, documented in docs/diagnostics.md; every code has a factory", () => {
+    const doc = readFileSync(join(REPO, "docs", "diagnostics.md"), "utf8");
+    const made = new Set<string>();
+    for (const [name, factory] of Object.entries(DIAGNOSTICS)) {
+      expect(Object.keys(DIAGNOSTIC_CODES), name).toContain(factory.code);
+      expect(doc, name).toContain(`| \`${factory.code}\` |`);
+      made.add(factory.code);
+    }
+    expect(Object.keys(DIAGNOSTIC_CODES).filter((code) => !made.has(code))).toEqual([]);
+  });
+
+  it("a factory returns its own code with the message made from the data it is given, and no place", () => {
+    expect(DIAGNOSTICS.envNoHosts("qa")).toEqual({ code: "CONFIG_ENV_NO_HOSTS", message: 'environment "qa" has no hosts (remove it or list at least one host)', severity: "error" });
+    expect(DIAGNOSTICS.slashWrapped("/x/i")).toMatchObject({ code: DIAGNOSTICS.slashWrapped.code, severity: "warning" });
+  });
+
+  it('CONFIG_HOST_CONFLICT has one wording: "host H [covers C, which] is already claimed by O at file:line:col"', () => {
+    expect(DIAGNOSTICS.hostConflict("a.kiwi.example", "this site", "sites/a.yaml:4:7").message).toBe('host "a.kiwi.example" is already claimed by this site at sites/a.yaml:4:7');
+    expect(DIAGNOSTICS.hostConflict("*.kiwi.example", 'site "a"', "sites/a.yaml:4:7", { host: "a.kiwi.example", more: 2 }).message).toBe(
+      'host "*.kiwi.example" covers "a.kiwi.example", which is already claimed by site "a" at sites/a.yaml:4:7 (and 2 more)',
+    );
+  });
+
+  it("no generator source builds a diagnostic inline: codes are written only in generator/diagnostics/", () => {
+    const root = join(REPO, "generator");
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.startsWith("diagnostics"));
+    const inline = files.filter((f) => /\bcode: "[A-Z]+_[A-Z_]+"|["'`](YAML|CONFIG|BUILD|MERGE|PUBLISH)_[A-Z_]+["'`]\s*,\s*[`"']/.test(readFileSync(join(root, f), "utf8")));
+    expect(files.length).toBeGreaterThan(30);
+    expect(inline).toEqual([]);
   });
 
   it('headline format: "sites/bigfuture.yaml:12:5 error CONFIG_UNKNOWN_KEY: … at modules.survey.sampel"', () => {

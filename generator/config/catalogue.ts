@@ -1,0 +1,49 @@
+/**
+ * What loading the catalogue yields: the organisation file, the site files
+ * that passed their checks, one resolved bundle per site x environment, and
+ * every diagnostic found on the way.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { BundleConfig } from "./bundle-config.js";
+import type { EnvName, OrgFile, SiteFile } from "./schema.js";
+
+export const ORG_FILE = "_org.yaml";
+
+export interface ResolvedBundle {
+  site: string;
+  env: EnvName;
+  config: BundleConfig;
+  budgetGzipBytes: number;
+  /** Enabled module names, sorted. */
+  modules: string[];
+  /** Which file enabled each module (for `inspect`). */
+  moduleSources: Record<string, string>;
+  /** Where the budget was set (for BUILD_OVER_BUDGET). */
+  budgetSource?: { file: string; line: number; column: number };
+}
+
+export interface SiteModel {
+  code: string;
+  file: string;
+  data: SiteFile;
+  envs: EnvName[];
+}
+
+export interface Catalogue {
+  sitesDir: string;
+  org?: OrgFile;
+  sites: SiteModel[];
+  bundles: ResolvedBundle[];
+  diagnostics: Diagnostic[];
+  /** Raw file texts, for hashing. */
+  files: Array<{ file: string; text: string }>;
+}
+
+export interface LoadOptions {
+  sitesDir: string;
+  /** Module names the runtime registry offers. */
+  moduleNames: readonly string[];
+}
+
+export type Plain = Record<string, unknown>;
+export const isPlain = (v: unknown): v is Plain => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,0 +1,103 @@
+/**
+ * The last step of loading: each site x environment's settings, merged from
+ * four layers (org, org envs.ENV, site, site envs.ENV), validated, checked
+ * (rules, data elements) and resolved into one ResolvedBundle. Runs for
+ * invalid site files too, so that every problem is reported in one run;
+ * errors of the merged settings are reported in the most specific file that
+ * sets (a prefix of) the offending path, and once.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { BundleConfig } from "./bundle-config.js";
+import { isPlain, type Catalogue, type LoadOptions, type Plain, type ResolvedBundle, type SiteModel } from "./catalogue.js";
+import { issuesToDiagnostics } from "./issues.js";
+import { mergeSettings } from "./merge.js";
+import { parseWithWarnings, type ParseContext } from "./parse.js";
+import { checkRules } from "./rules-check.js";
+import { SettingsSchema, type EnvName, type OrgFile, type Settings } from "./schema.js";
+import type { SiteToResolve } from "./site-checks.js";
+import { hasPath, offsetOf, type YamlSource } from "./yaml-source.js";
+
+type Layer = { source: YamlSource; prefix: PropertyKey[]; data: unknown };
+
+const SETTING_KEYS = Object.keys(SettingsSchema.shape);
+const pickSettings = (data: unknown): Plain => {
+  const out: Plain = {};
+  if (isPlain(data)) for (const k of SETTING_KEYS) if (data[k] !== undefined) out[k] = data[k];
+  return out;
+};
+
+/** The four layers of a site x environment, least specific first. */
+function layersOf(orgSource: YamlSource, source: YamlSource, env: EnvName): Layer[] {
+  const orgRaw = orgSource.data as Plain;
+  const siteRaw = source.data as Plain;
+  return [
+    { source: orgSource, prefix: [], data: pickSettings(orgRaw) },
+    { source: orgSource, prefix: ["envs", env], data: pickSettings((orgRaw.envs as Plain | undefined)?.[env]) },
+    { source, prefix: [], data: pickSettings(siteRaw) },
+    { source, prefix: ["envs", env], data: pickSettings((siteRaw.envs as Plain | undefined)?.[env]) },
+  ];
+}
+
+/** Adds the bundles of the valid sites to the catalogue and every problem of the merged settings to `diagnostics`. */
+export function resolveBundles(catalogue: Catalogue, orgSource: YamlSource, toResolve: readonly SiteToResolve[], options: LoadOptions, checks: ParseContext, diagnostics: Diagnostic[]): void {
+  const seen = new Set(diagnostics.map((d) => `${d.file}:${d.line}:${d.column}:${d.code}`));
+  const inSite = new Map<string, { diagnostic: Diagnostic; site: string; envs: EnvName[] }>();
+  for (const { model: site, source, valid } of toResolve) {
+    for (const env of site.envs) {
+      const layers = layersOf(orgSource, source, env);
+      const { merged, pick } = mergeSettings(layers);
+      const parsed = parseWithWarnings(SettingsSchema, merged, checks);
+      const issues = issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged });
+      const found = parsed.success ? [...issues, ...checkRules({ settings: parsed.data, enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]), pick, where: `${site.code}/${env}` })] : issues;
+      for (const d of found) {
+        const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
+        const same = inSite.get(key);
+        // One problem of a site file shared by several environments: one diagnostic naming them all.
+        if (same && !same.envs.includes(env)) same.envs.push(env);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (d.file !== orgSource.file && !parsed.success) inSite.set(key, { diagnostic: d, site: site.code, envs: [env] });
+        diagnostics.push(d);
+      }
+      if (!parsed.success || found.some((d) => d.severity === "error")) continue;
+      if (valid && catalogue.org) catalogue.bundles.push(toBundle(catalogue.org, site, env, parsed.data, layers));
+    }
+  }
+  for (const { diagnostic, site, envs } of inSite.values()) diagnostic.message += ` (in ${envs.map((e) => `${site}/${e}`).join(", ")})`;
+}
+
+/** `file:line:col` of the most specific layer that writes `path`. */
+function whereSet(layers: readonly Layer[], path: PropertyKey[], prefer: "key" | "value"): { file: string; line: number; column: number } | undefined {
+  const from = [...layers].reverse().find((l) => hasPath(l.source, [...l.prefix, ...path]));
+  if (!from) return undefined;
+  const pos = from.source.lines.linePos(offsetOf(from.source, [...from.prefix, ...path], prefer));
+  return { file: from.source.file, line: pos.line, column: pos.col };
+}
+
+function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: readonly Layer[]): ResolvedBundle {
+  const { budget, modules, disabledRules, rules, ...rest } = settings;
+  const enabled: BundleConfig["modules"] = {};
+  const moduleSources: Record<string, string> = {};
+  for (const [name, value] of Object.entries(modules) as Array<[keyof typeof modules, (typeof modules)[keyof typeof modules]]>) {
+    if (!value || value.enabled === false) continue;
+    (enabled as Record<string, unknown>)[name] = value;
+    const from = whereSet(layers, ["modules", name], "key");
+    if (from) moduleSources[name] = `${from.file}:${from.line}:${from.column}`;
+  }
+  const hosts: BundleConfig["hosts"] = {};
+  for (const e of site.envs) hosts[e] = site.data.hosts[e];
+  const config: BundleConfig = {
+    v: 1,
+    site: { code: site.code, name: site.data.name, appId: site.data.appId, spa: site.data.spa, internal: site.data.internal },
+    env,
+    hosts,
+    apexDomain: org.apexDomain,
+    dataLayerName: org.dataLayerName,
+    defaultEnv: org.defaultEnv,
+    envFallback: org.envFallback,
+    ...rest,
+    rules: rules.filter((r) => !disabledRules.includes(r.id)),
+    modules: enabled,
+  };
+  return { site: site.code, env, config, budgetGzipBytes: budget.gzipBytes, modules: Object.keys(enabled).sort(), moduleSources, budgetSource: whereSet(layers, ["budget", "gzipBytes"], "value") };
+}
