@@ -115,6 +115,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({ config, consent, cookies, cookieJar: jar, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    analytics.start();
     const services: Omit<ModuleServices<unknown>, "config"> = { win, bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {
