@@ -2,6 +2,8 @@
 // project's boundaries (README "Layout"):
 // - runtime code (runtime-modules/) imports only types from generator/: zod
 //   and Node code never reach a bundle;
+// - runtime-modules/core/ imports no sibling folder (it is the bottom layer;
+//   boot/ is the composition root);
 // - the preview reaches the generator only through its public API,
 //   generator/index.ts;
 // - nothing reads outside the repository (a user's clone has no ../shared).
@@ -47,6 +49,29 @@ export default tseslint.config(
               group: ["**/generator/**", "zod", "node:*"],
               allowTypeImports: true,
               message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // core/ is the bottom layer: everything imports it and it imports no sibling folder (consent/, edge/, rules/, …),
+    // so the composition root (boot/) stands on top. Types from generator/ stay allowed, as for all runtime code.
+    files: ["runtime-modules/core/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/generator/**", "zod", "node:*"],
+              allowTypeImports: true,
+              message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
+            },
+            {
+              regex: "^\\.\\./(?!\\.\\./)",
+              message: "core/ imports nothing above it: move what it needs down into core/, or the importing file up (boot/ is the composition root).",
             },
           ],
         },

@@ -20,7 +20,7 @@ type Name = keyof typeof registry;
 async function bundle(names: Name[], config: BundleConfig): Promise<string> {
   const imports = names.map((n) => `import { ${registry[n].factory} } from ${JSON.stringify(root + registry[n].from)};`).join("\n");
   const contents = `${imports}
-import { boot } from ${JSON.stringify(root + "core/boot")};
+import { boot } from ${JSON.stringify(root + "boot/boot")};
 declare const __SITETAGS_CONFIG__: any;
 boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory}`).join(", ")} });`;
   const result = await build({

@@ -1,15 +1,15 @@
 import type { BundleConfig, ModuleName } from "../../generator/config/bundle-config.js";
-import type { Commands, SitetagsGlobal, SitetagsWindow } from "./globals";
-import type { ModuleFactory, ModuleServices } from "./types";
-import { isAuthorizedHost } from "./authorize";
+import type { Commands, SitetagsGlobal, SitetagsWindow } from "../core/globals";
+import type { ModuleFactory, ModuleServices } from "../core/types";
+import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
 import { startTracking } from "../tracking/start-tracking";
-import { createCookieJar, createCookies } from "./cookies";
-import { readDebugMode } from "./debug-switch";
-import { detectEnvironment } from "./environment";
-import { findNonce, createLoadScript } from "./load-script";
-import { createLogger, errorText } from "./log";
+import { createCookieJar, createCookies } from "../core/cookies";
+import { readDebugMode } from "../core/debug-switch";
+import { detectEnvironment } from "../core/environment";
+import { findNonce, createLoadScript } from "../core/load-script";
+import { createLogger, errorText } from "../core/log";
 import {
   ALREADY_LOADED,
   BOOT_FAILED,
@@ -18,12 +18,12 @@ import {
   MODULE_CONFIG_MISSING,
   MODULE_FAILED,
   NOT_AUTHORIZED,
-} from "./messages";
-import { createMonitor } from "./monitor";
-import { readPage } from "./page";
-import { VERSION } from "./version";
-import { createProvidedValues } from "./provided-values";
-import { defaultPageName } from "./default-page-name";
+} from "../core/messages";
+import { createMonitor } from "../core/monitor";
+import { readPage } from "../core/page";
+import { VERSION } from "../core/version";
+import { createProvidedValues } from "../core/provided-values";
+import { defaultPageName } from "../core/default-page-name";
 import { createDataLayer, type PushValidator } from "../rules/data-layer";
 import { createDataElements } from "../rules/data-elements";
 import { createRuleEngine } from "../rules/engine";
