@@ -1,7 +1,6 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { ConsentGate, Cookies, Logger, Monitor, PageInfo } from "../core/types";
-import { cookieDomain } from "../core/cookies";
-import { readCookies } from "./protocol";
+import { cookieDomain, readCookies } from "../core/cookies";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
