@@ -13,6 +13,7 @@ import { createIdentityGate } from "./identity-gate";
 import { createConsentSync } from "./consent-sync";
 import { createPageLifecycle } from "./page-lifecycle";
 import { createRequests, type Job } from "./request";
+import { createSendQueue } from "./send-queue";
 
 export { DESTINATION_COOKIES_TAG } from "./request";
 export type { AnalyticsDeps } from "./context";
@@ -45,7 +46,8 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
   let onceVariables: Record<string, string> = {};
 
   const retries = createRetries(win, deps.random || Math.random);
-  const send = createRequests(ctx, createTransport(win), retries);
+  const queue = createSendQueue(() => ctx.leaving);
+  const send = createRequests(ctx, createTransport(win), retries, queue);
   const identityGate = createIdentityGate(ctx);
   const consent = createConsentSync(
     ctx,
@@ -56,6 +58,8 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
     // Hidden: scheduled retries go now (by sendBeacon once the visitor has an identity). Unloading (pagehide): events
     // waiting for identity or set-consent go too; merely hidden they wait for those answers, which still arrive, as alloy's do.
     if (ctx.leaving) {
+      // What waits in the send queue goes first, by beacon once the visitor has an identity.
+      queue.flush();
       consent.leave();
       identityGate.release();
     }

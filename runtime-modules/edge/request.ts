@@ -2,6 +2,7 @@ import type { EdgeContext } from "./context";
 import type { Obj } from "./protocol";
 import type { Retries } from "./retry";
 import type { Reply, Transmit } from "./transport";
+import type { SendQueue } from "./send-queue";
 import { NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
@@ -27,7 +28,7 @@ export const DESTINATION_COOKIES_TAG = "destination-cookies";
  * succeeded (undefined on a failure), never rejects. A successful answer is
  * applied: cookies, the legacy ECID, cookie destinations, logged warnings.
  */
-export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Retries): (job: Job) => Promise<number | undefined> {
+export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Retries, queue: SendQueue): (job: Job) => Promise<number | undefined> {
   const { config, win, log, monitor, jar, prefix } = ctx;
   const amcv = "AMCV_" + config.analytics.orgId;
   const a = config.analytics;
@@ -76,7 +77,10 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   function request(job: Job, resolve: (status: number | undefined) => void): void {
     const c = ctx.readJar();
     const identity = !!c[ctx.identity];
-    const event = job.action === "interact";
+    // The closures below hold only the request (URL parts, the serialised body), not the job's payload.
+    const action = job.action;
+    const done = job.done;
+    const event = action === "interact";
     const requestId = uuid4(win.crypto);
     const domain = ctx.apex();
     let host = !identity && thirdParty && !demdexFailed ? DEMDEX : a.edgeDomain;
@@ -103,7 +107,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     if (configId !== a.datastreamId) meta.sdkConfig = { datastream: { original: a.datastreamId } };
     const body = JSON.stringify(p);
     // Leaving the page: events by sendBeacon, to collect once the visitor has an identity (else interact, whose answer is lost).
-    const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : job.action, configId, requestId);
+    const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : action, configId, requestId);
     // Hidden but not leaving (another tab): a visitor without identity waits for it by fetch, or each beacon would make a new ECID.
     const beaconNow = () => ctx.hidden && event && (identity || ctx.leaving);
     monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: event ? p.events[0].xdm && p.events[0].xdm.eventType : undefined, body });
@@ -128,32 +132,37 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           }
         }
       }
-      job.done(status);
+      done(status);
       resolve(status);
     };
-    const attempt = (n: number, beacon: boolean): void => {
-      transmit(url(beacon), body, beacon).then(
-        // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any.
-        (reply) => void (retries.schedule(reply, n, () => attempt(n + 1, beaconNow())) || finish(reply)),
-        (e) => {
-          // The third-party host failed (blocked): the edge domain for good, sent once more.
-          if (host === DEMDEX) {
-            demdexFailed = true;
-            host = a.edgeDomain;
-            return attempt(n, beacon);
-          }
-          log.warn(NETWORK_REQUEST_FAILED, errorText(e));
-          finish();
-        },
-      );
-    };
-    attempt(0, beaconNow());
+    // Each attempt waits its turn in the send queue; whether it goes by beacon is decided when it goes.
+    const attempt = (n: number): void =>
+      queue.run(() => {
+        const beacon = beaconNow();
+        return transmit(url(beacon), body, beacon).then(
+          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any.
+          (reply) => void (retries.schedule(reply, n, () => attempt(n + 1)) || finish(reply)),
+          (e) => {
+            // The third-party host failed (blocked): the edge domain for good, sent once more.
+            if (host === DEMDEX) {
+              demdexFailed = true;
+              host = a.edgeDomain;
+              return attempt(n);
+            }
+            log.warn(NETWORK_REQUEST_FAILED, errorText(e));
+            finish();
+          },
+        );
+      });
+    attempt(0);
   }
 
-  return (job) =>
-    new Promise<number | undefined>((resolve) => request(job, resolve)).catch((e) => {
+  return (job) => {
+    const done = job.done;
+    return new Promise<number | undefined>((resolve) => request(job, resolve)).catch((e) => {
       log.warn(NETWORK_REQUEST_FAILED, errorText(e));
-      job.done();
+      done();
       return undefined;
     });
+  };
 }
