@@ -1,6 +1,6 @@
 import type { BundleConfig, ModuleName } from "../../generator/config/bundle-config.js";
 import type { Commands, SitetagsGlobal, SitetagsWindow } from "../core/globals";
-import type { ModuleFactory, ModuleServices } from "../core/types";
+import type { ModuleFactory, ModuleServices, PageInfo } from "../core/types";
 import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
@@ -108,7 +108,9 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     let identity: Identity | undefined;
     const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
     consent.start();
-    const currentPage = () => readPage(loc, doc);
+    // The page as it is now: read again only when the address changed (a record asks for it several times).
+    let seen: PageInfo | undefined;
+    const currentPage = () => (seen && seen.href === loc.href ? seen : (seen = readPage(loc, doc)));
     const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
     identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;

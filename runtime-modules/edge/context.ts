@@ -42,12 +42,18 @@ export function createEdgeContext(deps: AnalyticsDeps): EdgeContext {
   const { win, config } = deps;
   const jar = deps.cookieJar || win.document;
   const prefix = "kndctr_" + config.analytics.orgId.replace("@", "_") + "_";
+  // The last document.cookie text and its table: a record reads the cookies several times, parsed once while unchanged.
+  let text: string | undefined;
+  let table: Record<string, string> = {};
   return {
     ...deps,
     prefix,
     identity: prefix + "identity",
     jar,
-    readJar: () => readCookies(jar.cookie),
+    readJar() {
+      const now = jar.cookie;
+      return now === text ? table : (table = readCookies((text = now)));
+    },
     storage() {
       try {
         return win.localStorage;
