@@ -14,11 +14,18 @@
  * used). In the burst, push i carries the marker q{i}z; a record is push i's
  * when i is the highest marker it carries (page variables may carry older
  * ones; pushes are processed in order, so a record never carries a later
- * one). Long tasks: a PerformanceObserver for `longtask`; the page runs
- * nothing but the bundle after its own push loop, so every long task that
- * starts after the loop is the bundle's. The loop itself is the page's task:
- * our share of it is the per-push hook cost, the loop's time minus the same
- * loop pushing into a plain array, per push. Heap: CDP
+ * one). The main thread: a Chromium trace (CDP Tracing) of every task of
+ * the renderer's main thread after the page's push loop (a performance mark
+ * ends it), with its thread CPU time less the garbage collections inside it
+ * (V8's pauses: their length depends on the machine's load and on all that
+ * is live in the page); the page runs nothing but the bundle after its loop,
+ * so each of those tasks is the bundle's. Reported alongside: the
+ * `longtask` and `long-animation-frame` observers (the latter attributes
+ * script time to the bundle's URL), the tasks' wall time and the longest
+ * collection; wall time alone is not the bundle's on a shared 2-core machine,
+ * where a task of 10 ms of CPU can take 120 ms. The loop itself is the page's
+ * task: our share of it is the per-push hook cost, the loop's time minus the
+ * same loop pushing into a plain array, per push. Heap: CDP
  * HeapProfiler.collectGarbage then Runtime.getHeapUsage, before the burst
  * (after the first page view) and after every record arrived.
  */
@@ -129,6 +136,14 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
       { templates, count: COUNT },
     );
     const baseline = await heap();
+    // A trace of the page's tasks: each RunTask of the renderer's main thread with its wall (dur) and thread CPU time (tdur),
+    // and the garbage collections inside them (V8's pauses, whose length depends on the machine and on everything live in the page).
+    const trace: any[] = [];
+    const kept = new Set(["RunTask", "thread_name", "MajorGC", "MinorGC", "sitetags-load-loop-end"]);
+    cdp.on("Tracing.dataCollected", ({ value }: { value: any[] }) => {
+      for (const e of value) if (kept.has(e.name) && e.ph !== "e") trace.push(e);
+    });
+    await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8", "blink.user_timing", "__metadata"] } });
     const started = Date.now();
     const loop = await tab.page.evaluate(
       ({ templates, count }) => {
@@ -136,7 +151,9 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
         const json = templates.map((t) => JSON.stringify(t));
         const t0 = performance.now();
         for (let i = 0; i < count; i++) dl.push(JSON.parse(json[i % json.length].replace("q#z", "q" + i + "z")));
-        return { start: t0, end: performance.now() };
+        const end = performance.now();
+        performance.mark("sitetags-load-loop-end");
+        return { start: t0, end };
       },
       { templates, count: COUNT },
     );
@@ -151,6 +168,19 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     const missing = [...expected].filter(([i, n]) => (owned.get(i) ?? 0) < n).length;
     const duplicated = [...expected].filter(([i, n]) => (owned.get(i) ?? 0) > n).length;
     const strangers = [...owned.keys()].filter((i) => !expected.has(i)).length;
+    const traced = new Promise<void>((resolve) => cdp.once("Tracing.tracingComplete", () => resolve()));
+    await cdp.send("Tracing.end");
+    await traced;
+    // The renderer's main thread (CrRendererMain of the page's process, the one that has the loop's mark) after the mark.
+    const mark = trace.find((e) => e.name === "sitetags-load-loop-end");
+    const main = trace.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.pid === mark?.pid);
+    const runs = trace.filter((e) => e.name === "RunTask" && e.ph === "X" && main && e.pid === main.pid && e.tid === main.tid && e.ts > mark.ts);
+    const gcs = trace.filter((e) => (e.name === "MajorGC" || e.name === "MinorGC") && main && e.pid === main.pid && e.tid === main.tid && e.ts > mark.ts);
+    // A task's own CPU time: its thread time less the collections inside it.
+    const ownCpu = (t: any) => ((t.tdur ?? t.dur) - gcs.filter((g) => g.ts >= t.ts && g.ts < t.ts + t.dur).reduce((n, g) => n + (g.tdur ?? g.dur), 0)) / 1000;
+    const taskCpuMs = Math.max(0, ...runs.map(ownCpu));
+    const taskWallMs = Math.max(0, ...runs.map((e) => e.dur / 1000));
+    const gcMs = Math.max(0, ...gcs.map((g) => (g.tdur ?? g.dur) / 1000));
     const after = await heap();
     const tasks: Array<{ start: number; duration: number }> = await tab.page.evaluate(() => (window as any).__longTasks);
     const ours = tasks.filter((t) => t.start >= loop.end);
@@ -160,10 +190,11 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     const bundleLongest = Math.max(0, ...bundleScripts.map((x) => x.duration));
     const longest = Math.max(0, ...ours.map((t) => t.duration));
     const hookUs = ((loop.end - loop.start - plainMs) / COUNT) * 1000;
-    const report = { pushes: COUNT, kinds: used, recordsExpected: total, recordsCounted: counted(), missing, duplicated, strangers, loopMs: Math.round(loop.end - loop.start), plainLoopMs: Math.round(plainMs), hookUsPerPush: Math.round(hookUs * 10) / 10, longTasksAfterLoop: ours.length, longestTaskMs: Math.round(longest), bundleLongestScriptMs: Math.round(bundleLongest), heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100, wallMs };
+    const report = { pushes: COUNT, kinds: used, recordsExpected: total, recordsCounted: counted(), missing, duplicated, strangers, loopMs: Math.round(loop.end - loop.start), plainLoopMs: Math.round(plainMs), hookUsPerPush: Math.round(hookUs * 10) / 10, longTasksAfterLoop: ours.length, longestTaskMs: Math.round(longest), bundleLongestScriptMs: Math.round(bundleLongest), tracedTasks: runs.length, longestTaskOwnCpuMs: Math.round(taskCpuMs * 10) / 10, longestTaskWallMs: Math.round(taskWallMs), gcCount: gcs.length, longestGcCpuMs: Math.round(gcMs), heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100, wallMs };
     console.log("load:", JSON.stringify(report));
     expect({ missing, duplicated, strangers }).toEqual({ missing: 0, duplicated: 0, strangers: 0 });
-    expect(bundleLongest).toBeLessThanOrEqual(50);
+    expect(runs.length).toBeGreaterThan(total);
+    expect(taskCpuMs).toBeLessThanOrEqual(50);
     expect(after - baseline).toBeLessThan(5 * 1048576);
   }, 240_000);
 });
