@@ -4,6 +4,8 @@
 //   and Node code never reach a bundle; nor does it import the Node-side
 //   registry or module manifests (runtime-modules/registry.ts,
 //   runtime-modules/modules/*/module.ts), which have rules of their own;
+// - runtime-modules/core/ imports no sibling folder (it is the bottom layer;
+//   boot/ is the composition root);
 // - the preview reaches the generator only through its public API,
 //   generator/index.ts, and the one directory walker, generator/walk.ts
 //   (node:fs only, so the preview server does not load the compiler);
@@ -95,6 +97,34 @@ export default tseslint.config(
             {
               regex: "^(?!node:|zod$|\\.\\./generator/config/)",
               message: "The registry imports Node modules, zod and config types only; never runtime code.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // core/ is the bottom layer: everything imports it and it imports no sibling folder (consent/, edge/, rules/, …),
+    // so the composition root (boot/) stands on top. A later block's rule replaces an earlier one's for the same
+    // files, so this one repeats the runtime's two patterns (types only from generator/; no registry or manifest).
+    files: ["runtime-modules/core/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/generator/**", "zod", "node:*"],
+              allowTypeImports: true,
+              message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
+            },
+            {
+              regex: "(^|/)(registry|module)(\\.[jt]s)?$",
+              message: "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
+            },
+            {
+              regex: "^\\.\\./(?!\\.\\./)",
+              message: "core/ imports nothing above it: move what it needs down into core/, or the importing file up (boot/ is the composition root).",
             },
           ],
         },

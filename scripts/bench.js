@@ -268,7 +268,9 @@ const config = JSON.parse(document.currentScript.dataset.config);
 const page = () => ({ host: location.hostname, path: location.pathname, query: new URLSearchParams(location.search), hash: location.hash, referrer: document.referrer, href: location.href });
 const consent = { allows: () => false, whenAllowed: noop, decide: noop, whenTagAllowed: noop, sdk: () => "pending", reported: () => false, onChange: noop };
 const log = { enabled: false, debug: noop, info: noop, warn: noop, error: noop };
-createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: window, pageName: () => "bigfuture/home" }).pageView({});`,
+const client = createAnalytics({ config, consent, log, monitor: { emit: noop }, page, win: window, pageName: () => "bigfuture/home" });
+client.start();
+client.pageView({});`,
       resolveDir: ROOT,
       loader: "ts",
     },

@@ -37,7 +37,7 @@ export interface RuntimeCompileOptions {
 }
 
 export async function compileRuntime(options: RuntimeCompileOptions): Promise<Diagnostic[]> {
-  if (existsSync(join(options.outDir, "core", "boot.js"))) return [];
+  if (existsSync(join(options.outDir, "boot", "boot.js"))) return [];
   const { rollup } = await import("rollup");
   // The plugin's CommonJS build, through require: it requires TypeScript as
   // CommonJS too. Imported as ESM, Node first scans all of typescript.js
@@ -87,7 +87,7 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
     await mkdir(join(options.outDir, ".."), { recursive: true });
     // Another build sharing this cache may have finished first: same inputs, same output.
     await rename(tmp, options.outDir).catch(async (err: NodeJS.ErrnoException) => {
-      if (!existsSync(join(options.outDir, "core", "boot.js"))) throw err;
+      if (!existsSync(join(options.outDir, "boot", "boot.js"))) throw err;
       await rm(tmp, { recursive: true, force: true });
     });
   } catch (err) {

@@ -20,7 +20,7 @@ export const DEV_CHECKS_TOKEN = "__SITETAGS_DEV_CHECKS__";
 
 /** The core piece's entry (JS): boot with the three placeholders, imported from the compiled runtime. */
 export function coreEntry(compiledRuntime: string): string {
-  return `import { boot } from ${JSON.stringify(`${compiledRuntime}/core/boot.js`)};\nboot(${CONFIG_TOKEN}, ${MODULES_TOKEN}, { validatePush: ${DEV_CHECKS_TOKEN} });\n`;
+  return `import { boot } from ${JSON.stringify(`${compiledRuntime}/boot/boot.js`)};\nboot(${CONFIG_TOKEN}, ${MODULES_TOKEN}, { validatePush: ${DEV_CHECKS_TOKEN} });\n`;
 }
 
 /** An expression piece's entry (JS): one export of a compiled runtime file as the default. */
@@ -58,7 +58,7 @@ export function writeEntry(tsMorph: TsMorph, spec: EntrySpec): string {
   };
   const types = spec.bundleConfigTypes.replace(/\.ts$/, ".js");
   file.addImportDeclaration({ isTypeOnly: true, namedImports: ["BundleConfig"], moduleSpecifier: specifier(types) });
-  file.addImportDeclaration({ namedImports: ["boot"], moduleSpecifier: specifier(`${spec.runtimeDir}/core/boot${spec.extension}`) });
+  file.addImportDeclaration({ namedImports: ["boot"], moduleSpecifier: specifier(`${spec.runtimeDir}/boot/boot${spec.extension}`) });
   for (const m of spec.modules) {
     file.addImportDeclaration({ namedImports: [m.factory], moduleSpecifier: specifier(`${spec.runtimeDir}/${m.from}${spec.extension}`) });
   }

@@ -1,7 +1,4 @@
-/** A table's own entry, never one inherited from Object.prototype ("constructor", "__proto__"). */
-export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
-}
+export { own } from "../core/own";
 
 /** Lower-case host name of an address ("" when it does not parse). Relative addresses resolve against base. */
 export function hostOf(url: string, base?: string): string {

@@ -41,19 +41,47 @@ export function cookieString(name: string, value: string, options: CookieOptions
   return s;
 }
 
-/** One cookie's value from a document.cookie string ("a=1; b=2"), decoded. */
-export function readCookie(cookieHeader: string, name: string): string | undefined {
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch (e) {
-      return raw;
-    }
+/** A part of a cookie string decoded, or undefined when it does not decode (someone else's encoding, e.g. %E0%A4%A). */
+function decode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch (e) {
+    return undefined;
   }
-  return undefined;
+}
+
+/**
+ * The runtime's one cookie reader: the cookies of a document.cookie string
+ * ("a=1; b=2") by name, names and values decoded. The first cookie of a name
+ * wins (browsers list the most specific path first). A value that does not
+ * decode never throws and is never read as anything: its cookie counts as
+ * absent, and its name stays taken, so a later cookie of that name (another
+ * path or domain) is not read in its place. A name that does not decode is
+ * kept as written. The table has no prototype (a cookie named "constructor"
+ * or "__proto__" is a cookie like any other); the last header's table is
+ * reused, so reading an unchanged document.cookie again parses nothing.
+ * Callers must not change it.
+ */
+export function readCookies(header: string): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  const taken: Record<string, true> = Object.create(null);
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const raw = part.slice(0, eq).trim();
+    const name = decode(raw);
+    const key = name === undefined ? raw : name;
+    if (!key || taken[key]) continue;
+    taken[key] = true;
+    const value = decode(part.slice(eq + 1).trim());
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** One cookie's value from a document.cookie string (readCookies' rules). */
+export function readCookie(cookieHeader: string, name: string): string | undefined {
+  return readCookies(cookieHeader)[name];
 }
 
 /** document.cookie behind a snapshot that our own synchronous sections hold (createCookieJar). */

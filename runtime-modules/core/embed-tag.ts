@@ -1,6 +1,6 @@
 import type { ConsentCategory } from "../../generator/config/bundle-config.js";
 import type { LoadScriptOptions, ModuleServices } from "./types";
-import { atEarliestLifecycle } from "../consent/scheduler";
+import { atEarliestLifecycle } from "./lifecycle";
 import { errorText } from "./log";
 import { SCRIPT_EMBEDDING_FAILED, TAG_LOADED } from "./messages";
 

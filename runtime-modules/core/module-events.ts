@@ -1,7 +1,7 @@
 import type { Logger } from "./types";
 import { errorText } from "./log";
 import { MODULE_FAILED } from "./messages";
-import { own } from "../analytics/lookup";
+import { own } from "./own";
 
 /** A module's handler of one data-layer event. */
 export type ModuleEventHandler = (push: Record<string, unknown>) => void;

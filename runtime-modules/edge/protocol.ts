@@ -138,21 +138,6 @@ export function contextXdm(win: Window, page: Pick<PageInfo, "href" | "referrer"
   };
 }
 
-/** Cookies by name from a document.cookie string (the first of a name wins), decoded. */
-export function readCookies(header: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of header.split(/; */)) {
-    const eq = part.indexOf("=");
-    try {
-      const name = decodeURIComponent(part.slice(0, eq));
-      if (eq > 0 && !(name in out)) out[name] = decodeURIComponent(part.slice(eq + 1));
-    } catch (e) {
-      // Not ours: a cookie someone else encoded differently.
-    }
-  }
-  return out;
-}
-
 /**
  * The document.cookie text that writes one cookie the way alloy (js-cookie)
  * does: the same name and value encoding, path /, the given domain, expiry

@@ -2,7 +2,7 @@ import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-
 import type { Analytics, ConsentGate, LoadScript } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
-import { atEarliestLifecycle } from "../consent/scheduler";
+import { atEarliestLifecycle } from "../core/lifecycle";
 
 export interface ActionContext {
   analytics: Analytics;

@@ -3,6 +3,7 @@ import { DATA_LAYER_INVALID_PUSH, DATA_LAYER_LISTENER_FAILED } from "../core/mes
 import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
 import { mergeInto } from "../core/merge";
+import { createTimeSlice } from "./time-slice";
 
 export type Push = Record<string, unknown>;
 
@@ -33,12 +34,20 @@ export function readPath(root: unknown, path: string): unknown {
   return value;
 }
 
+/** Holds a shared snapshot of document.cookie while a slice of pushes is processed (boot's cookie jar); returns its release. */
+export type HoldCookies = () => () => void;
+
 /**
  * The data layer: one global array (its name is an org-wide setting) that
  * applications push to before or after the bundle loads. Queue semantics: a
- * push made while another is processed waits its turn.
+ * push made while another is processed waits its turn. Time-sliced: a push
+ * is processed at once while this task has spent less than SLICE_MS in our
+ * processing (a single push before a navigation behaves as it always did); a
+ * burst beyond it only queues (the page's push stays cheap) and is processed
+ * in later tasks, in order, never dropped. When the page is hidden or
+ * unloaded, whatever is queued is processed at once.
  */
-export function createDataLayer(win: Record<string, unknown>, name: string, log: Logger, monitor: Monitor, validate?: PushValidator): DataLayer {
+export function createDataLayer(win: Record<string, unknown>, name: string, log: Logger, monitor: Monitor, validate?: PushValidator, holdCookies?: HoldCookies): DataLayer {
   let array = win[name] as unknown[];
   if (!Array.isArray(array)) win[name] = array = [];
   const state: Record<string, unknown> = {};
@@ -74,19 +83,39 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
     }
   }
 
-  function drain(): void {
+  const slice = createTimeSlice(win);
+  let scheduled = false;
+
+  /** Processes the queue in order; sliced unless `all` (the page is going away, or the pushes made before the bundle). */
+  function drain(all?: boolean): void {
     if (busy || !started) return;
+    if (!all && slice.spent()) return schedule();
     busy = true;
     // By index, not shift(): shifting a long queue (100,000 pushes made before the bundle) moves it all each time.
     let i = 0;
+    // One snapshot of document.cookie for the whole slice (boot's jar): a record reads it several times.
+    const release = holdCookies && holdCookies();
+    slice.begin();
     try {
-      while (i < queue.length) process(queue[i++]);
+      while (i < queue.length && (all || !i || !slice.spent())) process(queue[i++]);
       // A long-lived page must not grow without bound.
       if (array.length > KEEP_PUSHES) array.splice(0, array.length - KEEP_PUSHES);
     } finally {
+      slice.end();
       queue.splice(0, i);
       busy = false;
+      if (release) release();
     }
+    if (queue.length) schedule();
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    slice.later(() => {
+      scheduled = false;
+      drain();
+    });
   }
 
   // Pushes made before the bundle loaded; later ones are queued by the push wrapper.
@@ -111,7 +140,19 @@ export function createDataLayer(win: Record<string, unknown>, name: string, log:
       if (started) return;
       started = true;
       queue = preloaded.concat(queue);
-      drain();
+      // Before the library-loaded rules, as always: every push made before the bundle, at once.
+      drain(true);
+      // Hidden or unloading: whatever is queued is processed now, so that nothing is lost.
+      const doc = win.document as Document | undefined;
+      const flush = () => {
+        if (doc && doc.visibilityState === "hidden") drain(true);
+      };
+      const add = (target: unknown, type: string, fn: () => void) => {
+        const t = target as { addEventListener?: (type: string, fn: () => void, capture: boolean) => void } | undefined;
+        if (t && typeof t.addEventListener === "function") t.addEventListener(type, fn, true);
+      };
+      add(win, "pagehide", () => drain(true));
+      add(doc, "visibilitychange", flush);
     },
     push: (item) => void array.push(item),
   };

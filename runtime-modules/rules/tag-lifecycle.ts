@@ -5,7 +5,7 @@ import { onDomReady } from "../core/dom-ready";
 import type { DataLayer } from "./data-layer";
 import type { RuleEngine } from "./engine";
 import { normalizeCategory } from "../consent/categories";
-import { LIFECYCLES as ORDER, type Lifecycle } from "../consent/scheduler";
+import { LIFECYCLES as ORDER, type Lifecycle } from "../core/lifecycle";
 
 /**
  * A load-tags push's lifecycleEvent as docs/events.md writes it

@@ -21,7 +21,7 @@ async function bundle(names: Name[], config: BundleConfig): Promise<string> {
   // As the generated entries do: each factory from its own file, never the manifest.
   const imports = names.map((n) => `import { ${registry[n].factory.export} } from ${JSON.stringify(`${root}modules/${folderOf(n)}/${registry[n].factory.file}`)};`).join("\n");
   const contents = `${imports}
-import { boot } from ${JSON.stringify(root + "core/boot")};
+import { boot } from ${JSON.stringify(root + "boot/boot")};
 declare const __SITETAGS_CONFIG__: any;
 boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory.export}`).join(", ")} });`;
   const result = await build({

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cookieDomain, cookieString, createCookieJar, createCookies, readCookie } from "../../../../runtime-modules/core/cookies";
+import { cookieDomain, cookieString, createCookieJar, createCookies, readCookie, readCookies } from "../../../../runtime-modules/core/cookies";
 import { fakePage } from "../helpers/fake-page";
 
 const site = { hostname: "bigfuture.kiwi.example", protocol: "https:", apexDomain: "kiwi.example" };
@@ -41,8 +42,57 @@ describe("readCookie", () => {
     expect(readCookie(header, "missing")).toBeUndefined();
     expect(readCookie("", "a")).toBeUndefined();
   });
-  it("a value that is not valid percent-encoding comes back raw", () => {
-    expect(readCookie("a=%E0%A4%A", "a")).toBe("%E0%A4%A");
+  it("a value that is not valid percent-encoding does not throw and is read as absent", () => {
+    expect(readCookie("a=%E0%A4%A", "a")).toBeUndefined();
+  });
+});
+
+describe("readCookies (the runtime's one cookie reader: boot's cookies, rules and the Edge client)", () => {
+  it("decodes names and values, keeps the first of a name, skips parts without '='", () => {
+    expect({ ...readCookies("AMCV_ABC%40AdobeOrg=MCMID%7C42; a=1; a=2; b=x=y; flag") }).toEqual({ "AMCV_ABC@AdobeOrg": "MCMID|42", a: "1", b: "x=y" });
+    expect({ ...readCookies("") }).toEqual({});
+  });
+  it("an undecodable value (%E0%A4%A) never throws and is never mis-attributed: its cookie is absent and a later cookie of the same name is not read in its place", () => {
+    const header = "kndctr_ABC_AdobeOrg_identity=%E0%A4%A; kndctr_ABC_AdobeOrg_identity=someone-else; b=2";
+    expect({ ...readCookies(header) }).toEqual({ b: "2" });
+    expect(readCookie(header, "kndctr_ABC_AdobeOrg_identity")).toBeUndefined();
+    expect(readCookie("x=%E0%A4%A; y=%E0%A4%A", "y")).toBeUndefined();
+  });
+  it("a name that does not decode is kept as written; names from Object.prototype are cookies like any other", () => {
+    expect(readCookie("%E0%A4%A=v", "%E0%A4%A")).toBe("v");
+    expect(readCookie("a=1", "constructor")).toBeUndefined();
+    expect(readCookie("a=1", "toString")).toBeUndefined();
+    expect(readCookie("constructor=1; __proto__=2", "constructor")).toBe("1");
+    expect(readCookie("constructor=1; __proto__=2", "__proto__")).toBe("2");
+  });
+  it("property: for any cookies, each name reads as its first cookie's value, decoded; any header reads without throwing, every value its own cookie's", () => {
+    const name = fc.stringMatching(/^[A-Za-z0-9_@.|-]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(name, fc.string({ maxLength: 12 }))), (pairs) => {
+        const header = pairs.map(([n, v]) => encodeURIComponent(n) + "=" + encodeURIComponent(v)).join("; ");
+        const first = new Map<string, string>();
+        for (const [n, v] of pairs) if (!first.has(n)) first.set(n, v);
+        for (const [n, v] of first) expect(readCookie(header, n)).toBe(v);
+        expect(Object.keys(readCookies(header)).sort()).toEqual([...first.keys()].sort());
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.stringMatching(/^[a-z%0-9A-F]{1,6}$/), fc.stringMatching(/^[a-z%0-9A-F=]{0,8}$/))), (parts) => {
+        const header = parts.map(([n, v]) => n + "=" + v).join("; ");
+        const cookies = readCookies(header);
+        for (const key of Object.keys(cookies)) {
+          // The first part of that name, and it decodes to exactly this value.
+          const firstPart = parts.find(([n]) => {
+            try {
+              return decodeURIComponent(n) === key;
+            } catch (e) {
+              return n === key;
+            }
+          })!;
+          expect(decodeURIComponent(firstPart[1])).toBe(cookies[key]);
+        }
+      }),
+    );
   });
 });
 

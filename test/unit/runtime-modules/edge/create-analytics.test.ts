@@ -18,6 +18,22 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe("building and starting (issue #17: side effects start in start())", () => {
+  it("building the client sends no request and listens to nothing; start() sends the set-consent and listens to the page lifecycle", async () => {
+    const f = fakeEdge({ sdk: "in" });
+    const client = f.build();
+    await settle();
+    expect(f.sent).toHaveLength(0);
+    expect(f.listenerCount()).toBe(0);
+    expect(f.consentListenerCount()).toBe(0);
+    client.start();
+    await settle();
+    expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent"]);
+    expect(f.listenerCount()).toBe(3);
+    expect(f.consentListenerCount()).toBe(1);
+  });
+});
+
 describe("URL, transport and body", () => {
   it("a page view: POST to interact with the protocol's fetch options and body", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });

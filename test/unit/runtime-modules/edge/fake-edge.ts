@@ -226,7 +226,16 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
     monitorEvents,
     config,
     /** A new client on this page (a new page load keeps cookies and storage). */
-    start: () => createAnalytics(deps),
+    /** A new client, not started: building it must send nothing and listen to nothing. */
+    build: () => createAnalytics(deps),
+    /** The number of page-lifecycle listeners registered. */
+    listenerCount: () => Object.values(listeners).reduce((n, l) => n + l.length, 0),
+    consentListenerCount: () => consentListeners.length,
+    start() {
+      const client = createAnalytics(deps);
+      client.start();
+      return client;
+    },
     /** Queues answers for the next fetches, in order. */
     answer: (...a: Answer[]) => void answers.push(...a),
     /** Holds fetch answers (to observe what is in flight). */

@@ -22,7 +22,6 @@ import {
   linkEcid,
   LINK_TTL_SECONDS,
   localTime,
-  readCookies,
   responseFailure,
   retryDelay,
   thirdPartyBrowser,
@@ -189,10 +188,6 @@ describe("cookies", () => {
     expect(cookieText("kndctr_ABC_AdobeOrg_consent", "general=in", "", undefined, undefined, 0)).toBe("kndctr_ABC_AdobeOrg_consent=general=in; path=/");
     expect(cookieText("AMCV_ABC@AdobeOrg", "MCMID|123", "", undefined, undefined, 0)).toBe("AMCV_ABC%40AdobeOrg=MCMID|123; path=/");
     expect(cookieText("n", "a b;c,d", "", undefined, undefined, 0)).toBe("n=a%20b%3Bc%2Cd; path=/");
-  });
-  it("readCookies decodes, keeps the first of a name and skips what does not decode", () => {
-    expect(readCookies("AMCV_ABC%40AdobeOrg=MCMID%7C42; a=1; a=2; bad=%E0%A4%A; b=x=y; flag")).toEqual({ "AMCV_ABC@AdobeOrg": "MCMID|42", a: "1", b: "x=y" });
-    expect(readCookies("")).toEqual({});
   });
   it("legacyEcid reads MCMID from an AMCV value", () => {
     expect(legacyEcid("MCMID|12345678901234567890")).toBe("12345678901234567890");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ConsentCategory } from "../../../../generator/config/bundle-config.js";
 import type { ConsentEvent, ConsentState } from "../../../../runtime-modules/consent/state";
 import { CATEGORIES } from "../../../../runtime-modules/consent/categories";
-import { LIFECYCLES, type Lifecycle } from "../../../../runtime-modules/consent/scheduler";
+import { LIFECYCLES, type Lifecycle } from "../../../../runtime-modules/core/lifecycle";
 import { categoryAllowed, consentReducer, initialConsentState } from "../../../../runtime-modules/consent/state";
 import { duePairs } from "../../../../runtime-modules/rules/tag-lifecycle";
 import { ids, run, withGroups } from "../consent/fixtures";

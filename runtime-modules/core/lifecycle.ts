@@ -1,5 +1,5 @@
 import type { ConsentCategory } from "../../generator/config/bundle-config.js";
-import { onDomReady } from "../core/dom-ready";
+import { onDomReady } from "./dom-ready";
 
 /**
  * Page milestones tags are loaded at, in page order: "Tags load after the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CATEGORIES } from "../../../../runtime-modules/consent/categories";
-import { atEarliestLifecycle, earliestLifecycle } from "../../../../runtime-modules/consent/scheduler";
+import { atEarliestLifecycle, earliestLifecycle } from "../../../../runtime-modules/core/lifecycle";
 
 describe("tag lifecycles", () => {
   it('"Performance tags ... at page top; functional and program tags ... and marketing tags ... at DOM ready"', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { boot } from "../../../../runtime-modules/core/boot";
+import { boot } from "../../../../runtime-modules/boot/boot";
 import type { ModuleServices } from "../../../../runtime-modules/core/types";
 import { createChatWidget } from "../../../../runtime-modules/modules/chat/create-chat-widget";
 import { createSurvey } from "../../../../runtime-modules/modules/survey/create-survey";

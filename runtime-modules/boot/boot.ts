@@ -1,15 +1,15 @@
 import type { BundleConfig, ModuleName } from "../../generator/config/bundle-config.js";
-import type { Commands, SitetagsGlobal, SitetagsWindow } from "./globals";
-import type { ModuleFactory, ModuleServices } from "./types";
-import { isAuthorizedHost } from "./authorize";
+import type { Commands, SitetagsGlobal, SitetagsWindow } from "../core/globals";
+import type { ModuleFactory, ModuleServices, PageInfo } from "../core/types";
+import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
 import { startTracking } from "../tracking/start-tracking";
-import { createCookieJar, createCookies } from "./cookies";
-import { readDebugMode } from "./debug-switch";
-import { detectEnvironment } from "./environment";
-import { findNonce, createLoadScript } from "./load-script";
-import { createLogger, errorText } from "./log";
+import { createCookieJar, createCookies } from "../core/cookies";
+import { readDebugMode } from "../core/debug-switch";
+import { detectEnvironment } from "../core/environment";
+import { findNonce, createLoadScript } from "../core/load-script";
+import { createLogger, errorText } from "../core/log";
 import {
   ALREADY_LOADED,
   BOOT_FAILED,
@@ -18,12 +18,12 @@ import {
   MODULE_CONFIG_MISSING,
   MODULE_FAILED,
   NOT_AUTHORIZED,
-} from "./messages";
-import { createMonitor } from "./monitor";
-import { readPage } from "./page";
-import { VERSION } from "./version";
-import { createProvidedValues } from "./provided-values";
-import { defaultPageName } from "./default-page-name";
+} from "../core/messages";
+import { createMonitor } from "../core/monitor";
+import { readPage } from "../core/page";
+import { VERSION } from "../core/version";
+import { createProvidedValues } from "../core/provided-values";
+import { defaultPageName } from "../core/default-page-name";
 import { createDataLayer, type PushValidator } from "../rules/data-layer";
 import { createDataElements } from "../rules/data-elements";
 import { createRuleEngine } from "../rules/engine";
@@ -108,13 +108,16 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     let identity: Identity | undefined;
     const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
     consent.start();
-    const currentPage = () => readPage(loc, doc);
+    // The page as it is now: read again only when the address changed (a record asks for it several times).
+    let seen: PageInfo | undefined;
+    const currentPage = () => (seen && seen.href === loc.href ? seen : (seen = readPage(loc, doc)));
     const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
     identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;
-    const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush);
+    const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({ config, consent, cookies, cookieJar: jar, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    analytics.start();
     const services: Omit<ModuleServices<unknown>, "config"> = { win, bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {
