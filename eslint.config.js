@@ -20,7 +20,7 @@ const outsideRepo = {
   message: "The repository stands alone: nothing reads ../shared (a user's clone has nothing beside it).",
 };
 
-/** The Node-side files of runtime-modules/ (generator/build/compile-runtime.ts isNodeSide): the registry and the module manifests. */
+/** The Node-side files of runtime-modules/ (generator/bundle/compile-runtime.ts isNodeSide): the registry and the module manifests. */
 const NODE_SIDE = ["runtime-modules/registry.ts", "runtime-modules/modules/*/module.ts"];
 
 export default tseslint.config(

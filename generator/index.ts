@@ -23,7 +23,7 @@ export {
   type BundleReport,
   type Manifest,
   type ManifestEntry,
-} from "./build/build.js";
+} from "./bundle/build.js";
 
 /* ---- Diagnostics ---- */
 export { formatDiagnostic, formatHeadline, toJson, DiagnosticError, type Diagnostic } from "./diagnostics/diagnostic.js";
@@ -31,6 +31,6 @@ export { DIAGNOSTIC_CODES, type DiagnosticCode } from "./diagnostics/codes.js";
 export { DIAGNOSTICS, type DiagnosticBody, type DiagnosticFactory } from "./diagnostics/diagnostics.js";
 
 /* ---- The compiler's stages, for the bench's baselines ---- */
-export { readRegistry, type RegistryEntry } from "./build/registry.js";
-export { writeEntry, CONFIG_TOKEN } from "./build/entry.js";
-export { terserOptions } from "./build/compile-piece.js";
+export { readRegistry, type RegistryEntry } from "./bundle/registry.js";
+export { writeEntry, CONFIG_TOKEN } from "./bundle/entry.js";
+export { terserOptions } from "./bundle/compile-piece.js";

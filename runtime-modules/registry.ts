@@ -126,5 +126,5 @@ export const loaded: LoadedRegistry = await loadManifests(join(RUNTIME_DIR, "mod
 /** Every module's manifest, by module name. */
 export type Registry = { readonly [K in ModuleName]: ModuleManifest<K> };
 
-/** The manifests by name. One that could not be loaded is missing, and the build fails with BUILD_REGISTRY_INVALID (generator/build/registry.ts). */
+/** The manifests by name. One that could not be loaded is missing, and the build fails with BUILD_REGISTRY_INVALID (generator/bundle/registry.ts). */
 export const registry = Object.fromEntries(loaded.manifests.map((m) => [m.manifest.name, m.manifest])) as Registry;

@@ -7,7 +7,7 @@
  * still serves its previous release).
  */
 import { resolve } from "node:path";
-import { mergeShards } from "../build/merge.js";
+import { mergeShards } from "../bundle/merge.js";
 import { formatDiagnostic, toJson, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { embedTag } from "../publish/embed.js";
 import { promote } from "../publish/promote.js";

@@ -6,7 +6,7 @@
  * until its own HTML changes). The base URL is `publishing.baseUrl` of
  * sites/_org.yaml (per environment: `publishing.envs.ENV.baseUrl`).
  */
-import { readManifest } from "../build/build.js";
+import { readManifest } from "../bundle/build.js";
 import { baseUrlOf } from "../config/schemas/publishing.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { loadPublishing } from "./publish.js";

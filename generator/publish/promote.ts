@@ -12,9 +12,9 @@
  * the keys in which the two environments' configurations differ, or that
  * the configuration changed since the source was built.
  */
-import { computeRuntimeHash, stableStringify } from "../build/hash.js";
-import { hasDevChecks, inputsHashOf, type ManifestEntry } from "../build/build.js";
-import { packageRoot } from "../build/paths.js";
+import { computeRuntimeHash, stableStringify } from "../bundle/hash.js";
+import { hasDevChecks, inputsHashOf, type ManifestEntry } from "../bundle/build.js";
+import { packageRoot } from "../bundle/paths.js";
 import type { ResolvedBundle } from "../config/load.js";
 import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 import { applyPlan, entryKey, manifestText, readRelease, readRemoteManifest, releaseIdOf, type Item } from "./release.js";

@@ -7,8 +7,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MODULE_NAMES, readManifest, type Manifest, type ManifestEntry } from "../build/build.js";
-import { sha384Integrity } from "../build/hash.js";
+import { MODULE_NAMES, readManifest, type Manifest, type ManifestEntry } from "../bundle/build.js";
+import { sha384Integrity } from "../bundle/hash.js";
 import { loadCatalogue } from "../config/load.js";
 import type { PublishingSettings } from "../config/schemas/publishing.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";

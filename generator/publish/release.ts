@@ -15,9 +15,9 @@
  * releases' bytes, each a complete bundle), and running again completes it.
  */
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { Manifest, ManifestEntry } from "../build/build.js";
+import type { Manifest, ManifestEntry } from "../bundle/build.js";
 import { compareText } from "../compare-text.js";
-import { sha256, sha384Integrity } from "../build/hash.js";
+import { sha256, sha384Integrity } from "../bundle/hash.js";
 import { IMMUTABLE_CACHE_CONTROL, type PublishingSettings } from "../config/schemas/publishing.js";
 import { CONTENT_TYPE_JS, CONTENT_TYPE_JSON, getObject, putObject, RemoteError, runLimited } from "./remote.js";
 import { keyOf, type Target } from "./target.js";

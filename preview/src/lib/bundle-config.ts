@@ -1,7 +1,7 @@
 /**
  * The configuration a bundle carries. The compiler inlines each site x
  * environment's resolved config as one JSON object literal
- * (`{"v":1,"site":{...},...}`, generator/build/build.ts inlineConfig), so
+ * (`{"v":1,"site":{...},...}`, generator/bundle/build.ts inlineConfig), so
  * the preview reads it from the bundle's own bytes: what the inspector shows
  * (rules, hosts, consent groups) is what the bundle runs, even when sites/
  * has changed since the build or the bundle comes from another dist.

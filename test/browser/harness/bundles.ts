@@ -17,7 +17,7 @@ import { copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type BundleReport } from "../../../generator/build/build.js";
+import { build, type BundleReport } from "../../../generator/bundle/build.js";
 import type { BundleConfig, EnvName } from "../../../generator/config/bundle-config.js";
 import type { ServableBundle } from "./servers.js";
 import { tempDir } from "./temp.js";

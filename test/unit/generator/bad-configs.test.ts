@@ -29,7 +29,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, type BuildResult } from "../../../generator/build/build.js";
+import { build, type BuildResult } from "../../../generator/bundle/build.js";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/bad-configs");
 const BASE = join(FIXTURES, "_base");

@@ -7,10 +7,10 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // Cold compiles: generous on a loaded two-core machine.
 vi.setConfig({ testTimeout: 120_000 });
-import { build, selectBundles, type BuildResult } from "../../../generator/build/build.js";
-import { readRegistry } from "../../../generator/build/registry.js";
+import { build, selectBundles, type BuildResult } from "../../../generator/bundle/build.js";
+import { readRegistry } from "../../../generator/bundle/registry.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
-import { MODULE_NAMES } from "../../../generator/build/build.js";
+import { MODULE_NAMES } from "../../../generator/bundle/build.js";
 import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
 
 // clep has chat + survey, bigfuture survey only, go no feature module.
@@ -207,7 +207,7 @@ describe("the compiler", () => {
 
   it("the shard slices and the manifest order are the same whatever the machine's locale (LANG)", () => {
     // In a Lithuanian collation "y" sorts before "j": locale-aware sorting put payments before parents there.
-    const script = `import { selectBundles } from "./build/generator/build/build.js";
+    const script = `import { selectBundles } from "./build/generator/bundle/build.js";
       const bundles = ["parents", "payments", "sat-suite", "satreg", "Zeta", "alpha"].flatMap((site) => ["prod", "qa"].map((env) => ({ site, env })));
       console.log(JSON.stringify([selectBundles(bundles, {}), selectBundles(bundles, { shard: { index: 1, count: 2 } })].map((l) => l.map((b) => b.site + "/" + b.env))));`;
     const order = (lang: string) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO, env: { ...process.env, LANG: lang, LC_ALL: lang }, encoding: "utf8" });

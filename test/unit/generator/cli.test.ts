@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // Cold compiles: generous on a loaded two-core machine.
 vi.setConfig({ testTimeout: 120_000 });
-import { build } from "../../../generator/build/build.js";
+import { build } from "../../../generator/bundle/build.js";
 import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
 
 const BIN = join(REPO, "bin", "sitetags.js");

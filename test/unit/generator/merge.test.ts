@@ -1,8 +1,8 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { build, type Manifest } from "../../../generator/build/build.js";
-import { mergeShards } from "../../../generator/build/merge.js";
+import { build, type Manifest } from "../../../generator/bundle/build.js";
+import { mergeShards } from "../../../generator/bundle/merge.js";
 import { copyCatalogue, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
 
 // Cold compiles on a loaded two-core machine: generous.

@@ -1,12 +1,12 @@
 /**
- * The build's worker pool (generator/build/pool.ts) when a worker thread
+ * The build's worker pool (generator/bundle/pool.ts) when a worker thread
  * stops: the build must fail with the reason, never wait forever. Fixture
  * workers (test/fixtures/workers/) stand in for the real ones.
  */
 import { describe, expect, it, vi } from "vitest";
-import { createPiecePool, prepareInWorker, type JobOutcome } from "../../../generator/build/pool.js";
-import type { PieceJob } from "../../../generator/build/compile-piece.js";
-import type { PrepareInput } from "../../../generator/build/prepare.js";
+import { createPiecePool, prepareInWorker, type JobOutcome } from "../../../generator/bundle/pool.js";
+import type { PieceJob } from "../../../generator/bundle/compile-piece.js";
+import type { PrepareInput } from "../../../generator/bundle/prepare.js";
 
 const worker = (name: string) => new URL(`../../fixtures/workers/${name}.js`, import.meta.url);
 const job = (name: string): PieceJob => ({ key: `k-${name}`, name, kind: "expression", entry: "", packageRoot: "" });

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readRegistry } from "../../../generator/build/registry.js";
+import { readRegistry } from "../../../generator/bundle/registry.js";
 import { PageMapModuleSchema, SurveyModuleSchema } from "../../../generator/config/schema.js";
 import { RUNTIME_DIR } from "../../../runtime-modules/registry";
 import { REPO, tempDir } from "../../helpers/fs.js";

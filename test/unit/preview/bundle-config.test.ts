@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlineConfig } from "../../../generator/build/build";
+import { inlineConfig } from "../../../generator/bundle/build";
 import { actionConsent, extractConfig, pageHost } from "../../../preview/src/lib/bundle-config";
 
 const raw = {

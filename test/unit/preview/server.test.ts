@@ -9,7 +9,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inlineConfig } from "../../../generator/build/build";
+import { inlineConfig } from "../../../generator/bundle/build";
 import { startPreview, type PreviewServer } from "../../../preview/server/main";
 
 let dir: string;

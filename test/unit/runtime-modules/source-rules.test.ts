@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { isNodeSide } from "../../../generator/build/compile-runtime.js";
+import { isNodeSide } from "../../../generator/bundle/compile-runtime.js";
 
 const root = fileURLToPath(new URL("../../../runtime-modules/", import.meta.url));
 

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { build } from "../../../../generator/build/build.js";
+import { build } from "../../../../generator/bundle/build.js";
 import { BUCKET, startS3, type LocalS3 } from "../../../helpers/s3.js";
 import { REPO, snapshotTree, tempDir } from "../../../helpers/fs.js";
 

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
-import { build, type Manifest } from "../../../../generator/build/build.js";
+import { build, type Manifest } from "../../../../generator/bundle/build.js";
 import { copyCatalogue, tempDir } from "../../../helpers/fs.js";
 
 export const SUBSET = ["bigfuture", "clep", "go"];

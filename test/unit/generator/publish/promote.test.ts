@@ -3,7 +3,7 @@ import { embedTag } from "../../../../generator/publish/embed.js";
 import { differingKeys, promote } from "../../../../generator/publish/promote.js";
 import { publish } from "../../../../generator/publish/publish.js";
 import { loadCatalogue } from "../../../../generator/config/load.js";
-import { MODULE_NAMES } from "../../../../generator/build/build.js";
+import { MODULE_NAMES } from "../../../../generator/bundle/build.js";
 import { BUCKET, startS3, type LocalS3 } from "../../../helpers/s3.js";
 import { SITES, tempDir } from "../../../helpers/fs.js";
 import { buildVariant, type Built } from "./fixtures.js";

@@ -20,7 +20,7 @@ export function computeRuntimeHash(root: string): string {
   const hash = createHash("sha256");
   const files = [
     ...sourceFiles(join(root, "runtime-modules")),
-    ...sourceFiles(join(root, "generator", "build")),
+    ...sourceFiles(join(root, "generator", "bundle")),
     ...sourceFiles(join(root, "generator", "config")),
     join(root, "tsconfig.base.json"),
     join(root, "tsconfig.runtime.json"),
