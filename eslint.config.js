@@ -60,7 +60,8 @@ export default tseslint.config(
             },
             {
               regex: "(^|/)(registry|module)(\\.[jt]s)?$",
-              message: "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
+              message:
+                "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
             },
           ],
         },
@@ -78,7 +79,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^(?!\\.\\./\\.\\./\\.\\./generator/config/|\\.\\./\\.\\./registry\\.js$)",
-              message: "A manifest imports its settings schema from generator/config/ and the ModuleManifest type from the registry, nothing else: not even its factory (it names the factory's file), whose browser code the generator's compile would pull in.",
+              message:
+                "A manifest imports its settings schema from generator/config/ and the ModuleManifest type from the registry, nothing else: not even its factory (it names the factory's file), whose browser code the generator's compile would pull in.",
             },
           ],
         },
@@ -120,7 +122,8 @@ export default tseslint.config(
             },
             {
               regex: "(^|/)(registry|module)(\\.[jt]s)?$",
-              message: "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
+              message:
+                "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
             },
             {
               regex: "^\\.\\./(?!\\.\\./)",

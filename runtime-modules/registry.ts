@@ -60,8 +60,13 @@ const Identifier = z.string().regex(/^[A-Za-z_$][\w$]*$/, { message: "must be an
 
 const ManifestShape = z.strictObject({
   name: z.string().regex(/^[a-z][A-Za-z0-9]*$/, { message: "must be a camelCase name" }),
-  factory: z.strictObject({ file: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, { message: "must be a file name beside module.ts, without extension" }), export: Identifier }),
-  markers: z.array(z.string().min(3, { message: "a marker string has at least 3 characters" })).min(1, { message: "needs at least one marker string (for the tree-shaking check)" }),
+  factory: z.strictObject({
+    file: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, { message: "must be a file name beside module.ts, without extension" }),
+    export: Identifier,
+  }),
+  markers: z
+    .array(z.string().min(3, { message: "a marker string has at least 3 characters" }))
+    .min(1, { message: "needs at least one marker string (for the tree-shaking check)" }),
   description: z.string().min(1),
   commands: z.array(Identifier).refine((a) => new Set(a).size === a.length, { message: "lists a name twice" }),
   provides: z.array(Identifier).refine((a) => new Set(a).size === a.length, { message: "lists a name twice" }),
@@ -80,11 +85,19 @@ export const folderOf = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.to
 export async function loadManifests(modulesDir: string, importDir = modulesDir, extension = ".ts"): Promise<LoadedRegistry> {
   const manifests: LoadedManifest[] = [];
   const problems: RegistryProblem[] = [];
-  const folders = existsSync(modulesDir) ? readdirSync(modulesDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort() : [];
+  const folders = existsSync(modulesDir)
+    ? readdirSync(modulesDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort()
+    : [];
   for (const folder of folders) {
     const file = join(modulesDir, folder, "module.ts");
     if (!existsSync(file)) {
-      problems.push({ file: join(modulesDir, folder), message: `runtime-modules/modules/${folder}/ has no module.ts (each folder there is one module, described by its manifest)` });
+      problems.push({
+        file: join(modulesDir, folder),
+        message: `runtime-modules/modules/${folder}/ has no module.ts (each folder there is one module, described by its manifest)`,
+      });
       continue;
     }
     const target = join(importDir, folder, `module${extension}`);
@@ -101,7 +114,12 @@ export async function loadManifests(modulesDir: string, importDir = modulesDir, 
     }
     const parsed = ManifestShape.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) problems.push({ file, key: issue.path[0] === undefined ? undefined : String(issue.path[0]), message: `${value === undefined ? "needs `export default { ... } satisfies ModuleManifest<\"name\">`" : `${issue.path.join(".") || "the default export"}: ${issue.message}`}` });
+      for (const issue of parsed.error.issues)
+        problems.push({
+          file,
+          key: issue.path[0] === undefined ? undefined : String(issue.path[0]),
+          message: `${value === undefined ? 'needs `export default { ... } satisfies ModuleManifest<"name">`' : `${issue.path.join(".") || "the default export"}: ${issue.message}`}`,
+        });
       continue;
     }
     const manifest = value as ModuleManifest;

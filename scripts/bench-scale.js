@@ -30,7 +30,9 @@ const PEAK = `data:text/javascript,process.on("exit",()=>process.stderr.write("\
  */
 export function generateCatalogue(root, dir, count) {
   const shipped = join(root, "sites");
-  const files = readdirSync(shipped).filter((f) => f.endsWith(".yaml") && f !== "_org.yaml").sort();
+  const files = readdirSync(shipped)
+    .filter((f) => f.endsWith(".yaml") && f !== "_org.yaml")
+    .sort();
   writeFileSync(join(dir, "_org.yaml"), readFileSync(join(shipped, "_org.yaml")));
   const written = [];
   for (let copy = 0; written.length < count; copy++) {
@@ -60,7 +62,10 @@ export function generateCatalogue(root, dir, count) {
 
 function build(bin, sites, out, cache) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ["--import", PEAK, bin, "build", "--sites", sites, "--out", out, "--cache", cache, "--json"], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const r = spawnSync(process.execPath, ["--import", PEAK, bin, "build", "--sites", sites, "--out", out, "--cache", cache, "--json"], {
+    encoding: "utf8",
+    maxBuffer: 256 << 20,
+  });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr.slice(0, 4000)}`);
   const peak = Number(/sitetags-peak-rss (\d+)/.exec(r.stderr)?.[1] ?? NaN);
@@ -114,10 +119,22 @@ export async function scaleBench({ root, runs, sites = 600 }) {
     ["sites / bundles (shipped)", `${base.sites} / ${base.bundles}`, ""],
     ["sites / bundles (generated)", `${big.sites} / ${big.bundles}`, ""],
     ["cold build, shipped", s(median(base.cold)), `range ${range(base.cold)}`],
-    ["cold build, generated", s(median(big.cold)), `range ${range(big.cold)}; target <= 1.5x shipped → ${verdict(coldRatio <= 1.5)} (${coldRatio.toFixed(1)}x)`],
+    [
+      "cold build, generated",
+      s(median(big.cold)),
+      `range ${range(big.cold)}; target <= 1.5x shipped → ${verdict(coldRatio <= 1.5)} (${coldRatio.toFixed(1)}x)`,
+    ],
     ["warm rebuild, nothing changed (generated)", s(median(big.warm)), `range ${range(big.warm)}; target < 1.0 s → ${verdict(median(big.warm) < 1000)}`],
-    ["rebuild after one site changed (generated)", s(median(big.oneSite)), `range ${range(big.oneSite)}; target < 1.0 s → ${verdict(median(big.oneSite) < 1000)}`],
-    ["peak memory of a build (generated)", mb(median(big.peak)), `max ${mb(Math.max(...big.peak))}; target < 400 MB → ${verdict(median(big.peak) < 400 * 2 ** 20)}`],
+    [
+      "rebuild after one site changed (generated)",
+      s(median(big.oneSite)),
+      `range ${range(big.oneSite)}; target < 1.0 s → ${verdict(median(big.oneSite) < 1000)}`,
+    ],
+    [
+      "peak memory of a build (generated)",
+      mb(median(big.peak)),
+      `max ${mb(Math.max(...big.peak))}; target < 400 MB → ${verdict(median(big.peak) < 400 * 2 ** 20)}`,
+    ],
     ["peak memory of a build (shipped)", mb(median(base.peak)), ""],
   ];
   return { rows, data: { runs, shipped: base, generated: big, coldRatio } };

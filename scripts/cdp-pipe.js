@@ -14,7 +14,9 @@ import { join } from "node:path";
 
 export function launchPipe(executablePath, args) {
   const profile = mkdtempSync(join(tmpdir(), "sitetags-cdp-"));
-  const child = spawn(executablePath, [...args, "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank"], { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"] });
+  const child = spawn(executablePath, [...args, "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank"], {
+    stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"],
+  });
   const out = child.stdio[3];
   const input = child.stdio[4];
   let nextId = 1;

@@ -80,7 +80,15 @@ const log = (line) => process.stdout.write(`preview: ${line}\n`);
 
 let preview;
 try {
-  preview = await server.startPreview({ distDir, compareDistDir: args["compare-dist"] && resolve(args["compare-dist"]), port, bind: args.bind, rebuildApp: args["rebuild-app"], log, proxyPort });
+  preview = await server.startPreview({
+    distDir,
+    compareDistDir: args["compare-dist"] && resolve(args["compare-dist"]),
+    port,
+    bind: args.bind,
+    rebuildApp: args["rebuild-app"],
+    log,
+    proxyPort,
+  });
 } catch (e) {
   if (e.code === "EADDRINUSE") fail(`port ${port} is in use; pick another with --port N (0 for any)`, 1);
   throw e;
@@ -99,18 +107,27 @@ Open it in a Chromium that maps them there (a throwaway profile):
   ${preview.chromiumCommand()}
 
 Or add the names to /etc/hosts and listen on 443 (docs/preview.md).
-${preview.proxyPort !== undefined ? `
+${
+  preview.proxyPort !== undefined
+    ? `
 Proxy mode (the real site hosts, their production tag replaced by the chosen bundle):
 
   chromium --user-data-dir=/tmp/sitetags-preview-proxy --proxy-server=http://${args.bind}:${preview.proxyPort} --ignore-certificate-errors ${preview.url}
-` : ""}${problems.length ? `\nProblems:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` : ""}
+`
+    : ""
+}${problems.length ? `\nProblems:\n${problems.map((p) => `  - ${p}`).join("\n")}\n` : ""}
 Ctrl-C stops it.
 `);
 
 if (args.open) {
   const binary = ["chromium", "chromium-browser", "google-chrome"].find((b) => spawnSync("which", [b]).status === 0);
   if (!binary) process.stderr.write("preview: --open: no chromium, chromium-browser or google-chrome on PATH\n");
-  else spawn(binary, ["--user-data-dir=/tmp/sitetags-preview-profile", `--host-resolver-rules=${server.hostRules(preview.port)}`, "--ignore-certificate-errors", preview.url], { stdio: "ignore", detached: true }).unref();
+  else
+    spawn(
+      binary,
+      ["--user-data-dir=/tmp/sitetags-preview-profile", `--host-resolver-rules=${server.hostRules(preview.port)}`, "--ignore-certificate-errors", preview.url],
+      { stdio: "ignore", detached: true },
+    ).unref();
 }
 
 const stop = async () => {

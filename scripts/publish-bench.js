@@ -22,7 +22,9 @@ function cli(bin, args, env) {
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => (code === 0 ? resolve({ ms: performance.now() - t, report: JSON.parse(stdout) }) : reject(new Error(`publish exited ${code}: ${stderr}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve({ ms: performance.now() - t, report: JSON.parse(stdout) }) : reject(new Error(`publish exited ${code}: ${stderr}`)),
+    );
   });
 }
 
@@ -51,14 +53,27 @@ export async function publishBench({ root, runs }) {
     for (const d of [out, cache, store]) rmSync(d, { recursive: true, force: true });
   }
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  const summary = (list) => ({ wallMs: list.map((r) => Math.round(r.ms)), publishMs: list.map((r) => r.report.timeMs), requests: list.map((r) => r.report.requests), written: list[0].report.written.hashed.length + list[0].report.written.aliases.length });
+  const summary = (list) => ({
+    wallMs: list.map((r) => Math.round(r.ms)),
+    publishMs: list.map((r) => r.report.timeMs),
+    requests: list.map((r) => r.report.requests),
+    written: list[0].report.written.hashed.length + list[0].report.written.aliases.length,
+  });
   const c = summary(cold);
   const u = summary(unchanged);
   return {
     rows: [
       ["bundles", bundles, ""],
-      ["cold publish, whole matrix (CLI, incl. process start)", s(median(c.wallMs)), `publish() ${s(median(c.publishMs))}; ${median(c.requests)} requests (${c.written} objects + manifest GET, release record, manifest)`],
-      ["unchanged publish (CLI, incl. process start)", s(median(u.wallMs)), `publish() ${s(median(u.publishMs))}; ${median(u.requests)} request${median(u.requests) === 1 ? "" : "s"}`],
+      [
+        "cold publish, whole matrix (CLI, incl. process start)",
+        s(median(c.wallMs)),
+        `publish() ${s(median(c.publishMs))}; ${median(c.requests)} requests (${c.written} objects + manifest GET, release record, manifest)`,
+      ],
+      [
+        "unchanged publish (CLI, incl. process start)",
+        s(median(u.wallMs)),
+        `publish() ${s(median(u.publishMs))}; ${median(u.requests)} request${median(u.requests) === 1 ? "" : "s"}`,
+      ],
     ],
     data: { runs, bundles, store: "s3rver on 127.0.0.1", cold: c, unchanged: u },
   };

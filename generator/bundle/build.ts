@@ -79,7 +79,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, piecesCompiled: 0, timeMs: 0, phases };
   // Warnings of the configuration go with every result; they fail nothing.
   let warnings: Diagnostic[] = [];
-  const done = (r: BuildResult) => ({ ...r, diagnostics: warnings.length ? sortDiagnostics([...warnings, ...r.diagnostics]) : r.diagnostics, timeMs: Math.round(performance.now() - started) });
+  const done = (r: BuildResult) => ({
+    ...r,
+    diagnostics: warnings.length ? sortDiagnostics([...warnings, ...r.diagnostics]) : r.diagnostics,
+    timeMs: Math.round(performance.now() - started),
+  });
 
   // 1. Config.
   const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });

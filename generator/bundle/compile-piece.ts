@@ -81,7 +81,9 @@ export async function compilePiece(job: PieceJob): Promise<PieceResult> {
   });
   caches[job.kind] = bundle.cache;
   const core = job.kind === "core";
-  const { output } = await bundle.generate(core ? { format: "iife", strict: true, compact: true } : { format: "iife", strict: true, compact: true, name: PIECE_VAR, exports: "default" });
+  const { output } = await bundle.generate(
+    core ? { format: "iife", strict: true, compact: true } : { format: "iife", strict: true, compact: true, name: PIECE_VAR, exports: "default" },
+  );
   await bundle.close();
   let code = (await minify(output[0].code, terserOptions(job.kind))).code!;
   if (core) {
@@ -90,7 +92,8 @@ export async function compilePiece(job: PieceJob): Promise<PieceResult> {
     }
   } else {
     const head = `var ${PIECE_VAR}=`;
-    if (!code.startsWith(head) || code.indexOf(PIECE_VAR, head.length) >= 0) throw new Error(`piece ${job.name}: unexpected minified shape: ${code.slice(0, 60)}`);
+    if (!code.startsWith(head) || code.indexOf(PIECE_VAR, head.length) >= 0)
+      throw new Error(`piece ${job.name}: unexpected minified shape: ${code.slice(0, 60)}`);
     code = code.slice(head.length).replace(/;\s*$/, "");
   }
   return { key: job.key, name: job.name, code };

@@ -71,7 +71,14 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
   try {
     bundle = await rollup({
       input,
-      plugins: [typescript({ tsconfig: join(options.root, "tsconfig.runtime.json"), noEmitOnError: true, outputToFilesystem: false, compilerOptions: { declaration: false, sourceMap: false, noCheck: true, noResolve: true, lib: ["es5"], types: [] } })],
+      plugins: [
+        typescript({
+          tsconfig: join(options.root, "tsconfig.runtime.json"),
+          noEmitOnError: true,
+          outputToFilesystem: false,
+          compilerOptions: { declaration: false, sourceMap: false, noCheck: true, noResolve: true, lib: ["es5"], types: [] },
+        }),
+      ],
       // No tree-shaking here: stage B tree-shakes each piece; shaking every file now would be done twice.
       treeshake: false,
       // Bare imports (browser packages such as web-vitals) stay imports here; stage B resolves them.

@@ -51,7 +51,10 @@ async function writeAtomic(file: string, data: string | Uint8Array) {
 }
 
 /** The pieces the planned bundles need, from the cache; the missing ones (of bundles to build) by cache key. */
-export async function cachedPieces(plan: Plan, ctx: Pick<CompileContext, "cacheDir" | "runtimeHash">): Promise<{ set: PieceSet; missing: Map<string, string> }> {
+export async function cachedPieces(
+  plan: Plan,
+  ctx: Pick<CompileContext, "cacheDir" | "runtimeHash">,
+): Promise<{ set: PieceSet; missing: Map<string, string> }> {
   const dir = join(ctx.cacheDir, "pieces");
   const set: PieceSet = { order: (await cachedJson<string[]>(join(dir, `order-${ctx.runtimeHash.slice(0, 16)}.json`))) ?? [], pieces: new Map() };
   const wanted = new Set([...plan.toBuild, ...plan.reused].flatMap(({ bundle }) => piecesOf(bundle)));
@@ -87,7 +90,14 @@ export async function compilePieces(
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
   const expressions = [...missing].filter(([, name]) => name !== "core");
   try {
-    const prepared = prepareInWorker({ root, cacheDir, runtimeHash, compiledRuntime, shapes: [...shapes].sort(([a], [b]) => compareText(a, b)), pieces: expressions });
+    const prepared = prepareInWorker({
+      root,
+      cacheDir,
+      runtimeHash,
+      compiledRuntime,
+      shapes: [...shapes].sort(([a], [b]) => compareText(a, b)),
+      pieces: expressions,
+    });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
     const runtimeDiagnostics = await compileRuntime({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime });
     diagnostics.push(...runtimeDiagnostics);
@@ -98,7 +108,8 @@ export async function compilePieces(
     // The core first: the longest job, and it needs no registry.
     const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
     const outcomes: Array<Promise<JobOutcome>> = [];
-    if (!diagnostics.length && coreKey) outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
+    if (!diagnostics.length && coreKey)
+      outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
     const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [DIAGNOSTICS.prepareFailed(err.message)], order: [], jobs: [] }));
     diagnostics.push(...prep.diagnostics);
     ctx.phase("runtime+entries");

@@ -44,7 +44,10 @@ export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
 
 /** Serialises the config for inlining: valid JS in every engine (U+2028/9 escaped). */
 export function inlineConfig(config: unknown): string {
-  return JSON.stringify(config).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/<\//g, "<\\/");
+  return JSON.stringify(config)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .replace(/<\//g, "<\\/");
 }
 
 /**

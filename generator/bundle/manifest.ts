@@ -76,6 +76,9 @@ export function nextManifest(args: {
     runtime: runtimeHash.slice(0, 16),
     catalogue: sha256(catalogue.files.map((f) => `${f.file}\0${f.text}`).join("\0")).slice(0, 16),
   };
-  const manifest: Manifest = { bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)), ...(shard ? { shard } : {}) };
+  const manifest: Manifest = {
+    bundles: [...next.values()].sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)),
+    ...(shard ? { shard } : {}),
+  };
   return { manifest, kept: new Set(next.keys()) };
 }

@@ -44,7 +44,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: 0 };
 
   // One build: the same slicing, selection and sources.
-  const describe = (s: ShardInfo) => stableStringify({ count: s.count, total: s.total, sites: s.sites, envs: s.envs, runtime: s.runtime, catalogue: s.catalogue });
+  const describe = (s: ShardInfo) =>
+    stableStringify({ count: s.count, total: s.total, sites: s.sites, envs: s.envs, runtime: s.runtime, catalogue: s.catalogue });
   const first = shards[0].manifest.shard;
   for (const { dir, manifest } of shards.slice(1)) {
     if (describe(manifest.shard) !== describe(first)) {
@@ -69,7 +70,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     for (const entry of manifest.bundles) {
       const other = seen.get(key(entry));
       if (!other) seen.set(key(entry), { dir, entry });
-      else if (other.entry.inputsHash !== entry.inputsHash) diagnostics.push(DIAGNOSTICS.inputsDiffer(`${entry.env}/${entry.site}`, other.dir, other.entry.inputsHash, dir, entry.inputsHash));
+      else if (other.entry.inputsHash !== entry.inputsHash)
+        diagnostics.push(DIAGNOSTICS.inputsDiffer(`${entry.env}/${entry.site}`, other.dir, other.entry.inputsHash, dir, entry.inputsHash));
       else diagnostics.push(DIAGNOSTICS.bundleTwice(`${entry.env}/${entry.site}`, other.dir, dir));
     }
   }
@@ -87,10 +89,14 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   // The bytes: each file must be what its entry says.
   const files: Array<{ path: string; data: string; named?: boolean }> = [];
   for (const { dir, entry } of seen.values()) {
-    const [named, alias] = await Promise.all([readFile(join(dir, entry.file), "utf8").catch(() => undefined), readFile(join(dir, entry.alias), "utf8").catch(() => undefined)]);
+    const [named, alias] = await Promise.all([
+      readFile(join(dir, entry.file), "utf8").catch(() => undefined),
+      readFile(join(dir, entry.alias), "utf8").catch(() => undefined),
+    ]);
     const expectedName = `sitetags.${named === undefined ? "" : sha256(named).slice(0, 10)}.min.js`;
     if (named === undefined || alias === undefined) diagnostics.push(DIAGNOSTICS.fileMissing(join(dir, named === undefined ? entry.file : entry.alias)));
-    else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName)) diagnostics.push(DIAGNOSTICS.fileMismatch(join(dir, entry.file)));
+    else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName))
+      diagnostics.push(DIAGNOSTICS.fileMismatch(join(dir, entry.file)));
     else files.push({ path: join(options.outDir, entry.file), data: named, named: true }, { path: join(options.outDir, entry.alias), data: named });
   }
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };

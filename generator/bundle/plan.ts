@@ -69,7 +69,8 @@ export function usageDiagnostics(catalogue: Catalogue, options: Selection): Diag
   if (out.length) return out;
   const envs = new Set<string>(catalogue.bundles.filter((b) => !options.sites?.length || options.sites.includes(b.site)).map((b) => b.env));
   // A suggestion only for a name that is no environment at all ("prd"): "oat" on a site without it is no typo.
-  for (const env of options.envs ?? []) if (!envs.has(env)) out.push(DIAGNOSTICS.unknownEnvOption(env, (ENV_NAMES as readonly string[]).includes(env) ? undefined : nearest(env, [...envs])));
+  for (const env of options.envs ?? [])
+    if (!envs.has(env)) out.push(DIAGNOSTICS.unknownEnvOption(env, (ENV_NAMES as readonly string[]).includes(env) ? undefined : nearest(env, [...envs])));
   return out;
 }
 

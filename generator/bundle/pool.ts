@@ -33,7 +33,9 @@ export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<P
       fn();
       void worker.terminate();
     };
-    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) => settle(() => (m.ok ? resolve(m.output) : reject(new Error(m.error)))));
+    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) =>
+      settle(() => (m.ok ? resolve(m.output) : reject(new Error(m.error)))),
+    );
     worker.once("error", (err) => settle(() => reject(new Error(stopReason("error", err)))));
     worker.once("exit", (code) => settle(() => reject(new Error(stopReason("exit", code)))));
   });

@@ -50,7 +50,12 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
   const jobs: PieceJob[] = [];
   for (const [key, name] of input.pieces) {
     const m = registry.find((r) => r.name === name);
-    const entry = name === "devChecks" ? pieceEntry(input.compiledRuntime, DEV_CHECKS_PIECE.from, DEV_CHECKS_PIECE.export) : m ? pieceEntry(input.compiledRuntime, m.from, m.factory) : undefined;
+    const entry =
+      name === "devChecks"
+        ? pieceEntry(input.compiledRuntime, DEV_CHECKS_PIECE.from, DEV_CHECKS_PIECE.export)
+        : m
+          ? pieceEntry(input.compiledRuntime, m.from, m.factory)
+          : undefined;
     if (entry) jobs.push({ key, name, kind: "expression", entry, packageRoot: input.root });
   }
   if (input.shapes.length) {
@@ -60,7 +65,10 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
     const bundleConfigTypes = join(input.root, "generator", "config", "bundle-config.ts");
     for (const [key, { modules: names, devChecks }] of input.shapes) {
       const entryFile = join(entriesDir, `${key}.ts`);
-      await writeFile(entryFile, writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules: registry.filter((r) => names.includes(r.name)), devChecks }));
+      await writeFile(
+        entryFile,
+        writeEntry(tsMorph, { runtimeDir, bundleConfigTypes, entryFile, extension: "", modules: registry.filter((r) => names.includes(r.name)), devChecks }),
+      );
     }
   }
   return { diagnostics, order: registry.map((r) => r.name), jobs };

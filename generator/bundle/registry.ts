@@ -67,13 +67,21 @@ type SchemaShape = Readonly<Record<string, z.ZodType>>;
  * only a TypeScript-aware runner such as vitest can import), sorted by name,
  * with the problems found as diagnostics.
  */
-export async function readRegistry(runtimeDir: string, schemaShape: SchemaShape = ModulesSchema.shape): Promise<{ entries: RegistryEntry[]; diagnostics: Diagnostic[] }> {
+export async function readRegistry(
+  runtimeDir: string,
+  schemaShape: SchemaShape = ModulesSchema.shape,
+): Promise<{ entries: RegistryEntry[]; diagnostics: Diagnostic[] }> {
   const loaded: LoadedRegistry = resolve(runtimeDir) === resolve(RUNTIME_DIR) ? repositoryManifests : await loadManifests(join(runtimeDir, "modules"));
   const diagnostics: Diagnostic[] = [];
   const fail = (file: string, body: DiagnosticBody, key?: string) => diagnostics.push({ ...body, file, ...positionOf(file, key) });
   for (const p of loaded.problems) fail(p.file, DIAGNOSTICS.manifestUnusable(p.message), p.key);
   const { Project } = loadTsMorph();
-  const project = new Project({ useInMemoryFileSystem: false, skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: false, noLib: true } });
+  const project = new Project({
+    useInMemoryFileSystem: false,
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: false, noLib: true },
+  });
   const entries: RegistryEntry[] = [];
   const names = new Set<string>();
   for (const { folder, file, manifest } of loaded.manifests) {

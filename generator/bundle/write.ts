@@ -8,7 +8,12 @@ import { dirname, join } from "node:path";
 import type { Manifest } from "./manifest.js";
 
 /** Writes the built bundles (hashed name and alias) and the manifest, then prunes against `previous`. */
-export async function writeDist(outDir: string, outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string }>, manifest: Manifest, previous: Manifest): Promise<void> {
+export async function writeDist(
+  outDir: string,
+  outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string }>,
+  manifest: Manifest,
+  previous: Manifest,
+): Promise<void> {
   const files = outputs.flatMap(({ report, code }) => [
     { path: join(outDir, report.file), data: code, named: true },
     { path: join(outDir, report.alias), data: code },
@@ -35,14 +40,24 @@ export async function commitFiles(files: Array<{ path: string; data: string; nam
     for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   };
   try {
-    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true })))) if (made) madeDirs.push(made);
+    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true }))))
+      if (made) madeDirs.push(made);
     await allSettledOrThrow(files.map((f) => writeFile(tmp(f.path), f.data)));
   } catch (err) {
     await cleanUp();
     throw err;
   }
   // What a rollback puts back: a replaced file's bytes; a content-named file (sitetags.HASH.min.js) that was there holds these very bytes, so it stays.
-  const befores = await Promise.all(files.map((f): Promise<Buffer | "same" | undefined> => (f.named ? access(f.path).then(() => "same" as const, () => undefined) : readFile(f.path).catch(() => undefined))));
+  const befores = await Promise.all(
+    files.map((f): Promise<Buffer | "same" | undefined> =>
+      f.named
+        ? access(f.path).then(
+            () => "same" as const,
+            () => undefined,
+          )
+        : readFile(f.path).catch(() => undefined),
+    ),
+  );
   const renamed: Array<{ path: string; before: Buffer | "same" | undefined }> = [];
   const put = (i: number) => rename(tmp(files[i].path), files[i].path).then(() => void renamed.push({ path: files[i].path, before: befores[i] }));
   try {

@@ -8,7 +8,11 @@ export const formatBytes = (n: number) => (n >= 1024 ? `${(n / 1024).toFixed(1)}
 export function table(head: string[], rows: Array<Array<string | number>>): string {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return `${[line(cells[0]), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n")}\n`;
 }
 

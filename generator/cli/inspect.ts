@@ -14,13 +14,32 @@ export interface InspectData {
   modules: Array<{ name: string; included: boolean; why: string; bytes: number }>;
 }
 
-export async function inspectBundle(options: { site: string; env: string; sitesDir: string; cacheDir: string; outDir: string }): Promise<{ ok: true; data: InspectData; text: string } | { ok: false; exitCode: number; diagnostics: Diagnostic[] }> {
-  const result = await build({ sitesDir: options.sitesDir, outDir: options.outDir, cacheDir: options.cacheDir, sites: [options.site], envs: [options.env], dryRun: true, force: true });
+export async function inspectBundle(options: {
+  site: string;
+  env: string;
+  sitesDir: string;
+  cacheDir: string;
+  outDir: string;
+}): Promise<{ ok: true; data: InspectData; text: string } | { ok: false; exitCode: number; diagnostics: Diagnostic[] }> {
+  const result = await build({
+    sitesDir: options.sitesDir,
+    outDir: options.outDir,
+    cacheDir: options.cacheDir,
+    sites: [options.site],
+    envs: [options.env],
+    dryRun: true,
+    force: true,
+  });
   const report = result.bundles.find((b) => b.site === options.site && b.env === options.env);
   if (!result.ok || !report) return { ok: false, exitCode: result.exitCode || 3, diagnostics: result.diagnostics };
   const resolved = result.catalogue!.bundles.find((b) => b.site === options.site && b.env === options.env)!;
   const modules: InspectData["modules"] = [
-    { name: "core", included: true, why: "always: boot, host check, logger, consent, identity, rules, tracking, the Edge client", bytes: report.moduleBytes.core ?? 0 },
+    {
+      name: "core",
+      included: true,
+      why: "always: boot, host check, logger, consent, identity, rules, tracking, the Edge client",
+      bytes: report.moduleBytes.core ?? 0,
+    },
     ...MODULE_NAMES.map((name) => ({
       name,
       included: report.modules.includes(name),
@@ -30,7 +49,9 @@ export async function inspectBundle(options: { site: string; env: string; sitesD
     {
       name: "devChecks",
       included: hasDevChecks(resolved),
-      why: hasDevChecks(resolved) ? "non-production: data-layer pushes are checked against their documented shapes" : "production bundles skip the data-layer checks",
+      why: hasDevChecks(resolved)
+        ? "non-production: data-layer pushes are checked against their documented shapes"
+        : "production bundles skip the data-layer checks",
       bytes: report.moduleBytes.devChecks ?? 0,
     },
     { name: "config", included: true, why: "this site x environment's settings, inlined as data", bytes: report.moduleBytes.config ?? 0 },
@@ -49,6 +70,9 @@ export async function inspectBundle(options: { site: string; env: string; sitesD
   const text =
     `${report.env}/${report.site}: ${formatBytes(report.bytes)} minified, ${formatBytes(report.gzipBytes)} gzip (budget ${formatBytes(report.budgetGzipBytes)})\n` +
     `hosts: ${data.hosts.join(", ")}\nfile: ${report.file}\n\n` +
-    table(["module", "in bundle", "minified bytes", "why"], modules.map((m) => [m.name, m.included ? "yes" : "no", m.included ? m.bytes : "-", m.why]));
+    table(
+      ["module", "in bundle", "minified bytes", "why"],
+      modules.map((m) => [m.name, m.included ? "yes" : "no", m.included ? m.bytes : "-", m.why]),
+    );
   return { ok: true, data, text };
 }

@@ -125,7 +125,17 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         if (rest.length) throw new UsageError(`build takes no positional arguments (got ${rest.join(" ")})`);
         const shard = parseShard(values.shard);
         const progress = makeProgress(io, json);
-        const result = await build({ sitesDir, outDir, cacheDir, sites: values.site, envs: values.env, shard, force: values.force, workers, onProgress: progress.update });
+        const result = await build({
+          sitesDir,
+          outDir,
+          cacheDir,
+          sites: values.site,
+          envs: values.env,
+          shard,
+          force: values.force,
+          workers,
+          onProgress: progress.update,
+        });
         progress.end();
         return finishBuild(io, result, json, displayDir(io.cwd, outDir));
       }
@@ -133,7 +143,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         onlyOptionsOfBuild(command, rest, values);
         const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
         const errors = errorsIn(catalogue.diagnostics);
-        if (json) io.stdout(`${JSON.stringify({ ok: errors === 0, sites: catalogue.sites.length, bundles: catalogue.bundles.length, diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`);
+        if (json)
+          io.stdout(
+            `${JSON.stringify({ ok: errors === 0, sites: catalogue.sites.length, bundles: catalogue.bundles.length, diagnostics: catalogue.diagnostics.map(toJson) }, null, 2)}\n`,
+          );
         reportDiagnostics(io, catalogue.diagnostics, json);
         if (errors) return 1;
         if (!json) io.stdout(`${catalogue.sites.length} sites, ${catalogue.bundles.length} bundles: configuration is valid\n`);
@@ -155,7 +168,12 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         });
         if (json) io.stdout(`${JSON.stringify({ sites: rows }, null, 2)}\n`);
         else {
-          io.stdout(table(["site", "name", "app id", "spa", "envs", "modules"], rows.map((r) => [r.site, r.name, r.appId, r.spa ? "yes" : "", r.envs.join(","), r.modules.join(",") || "-"])));
+          io.stdout(
+            table(
+              ["site", "name", "app id", "spa", "envs", "modules"],
+              rows.map((r) => [r.site, r.name, r.appId, r.spa ? "yes" : "", r.envs.join(","), r.modules.join(",") || "-"]),
+            ),
+          );
           io.stdout(`\n${rows.length} sites, ${catalogue.bundles.length} bundles\n`);
         }
         return 0;
@@ -200,9 +218,19 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 }
 
 /** validate and list take no positional arguments and none of build's narrowing options (wrong usage, exit 2). */
-function onlyOptionsOfBuild(command: string, rest: string[], values: { shard?: string; site?: string[]; env?: string[]; force?: boolean; workers?: string }): void {
+function onlyOptionsOfBuild(
+  command: string,
+  rest: string[],
+  values: { shard?: string; site?: string[]; env?: string[]; force?: boolean; workers?: string },
+): void {
   if (rest.length) throw new UsageError(`${command} takes no positional arguments (got ${rest.join(" ")})`);
-  for (const [name, given] of [["--shard", values.shard !== undefined], ["--site", !!values.site?.length], ["--env", !!values.env?.length], ["--force", !!values.force], ["--workers", values.workers !== undefined]] as const)
+  for (const [name, given] of [
+    ["--shard", values.shard !== undefined],
+    ["--site", !!values.site?.length],
+    ["--env", !!values.env?.length],
+    ["--force", !!values.force],
+    ["--workers", values.workers !== undefined],
+  ] as const)
     if (given) throw new UsageError(`${command} checks the whole catalogue: ${name} applies to build (and inspect) only`);
 }
 

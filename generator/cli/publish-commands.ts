@@ -87,14 +87,21 @@ function finish(io: Io, verb: string, report: PublishReport, json: boolean): num
   if (json) io.stdout(`${JSON.stringify({ ...report, diagnostics: report.diagnostics.map(toJson) }, null, 2)}\n`);
   printDiagnostics(io, json ? [] : report.diagnostics);
   if (!report.ok) {
-    if (!json && report.exitCode === 4) io.stderr(`${verb} failed: ${report.target} still serves release ${report.previousRelease ?? "(none)"}; it is safe to run again\n`);
+    if (!json && report.exitCode === 4)
+      io.stderr(`${verb} failed: ${report.target} still serves release ${report.previousRelease ?? "(none)"}; it is safe to run again\n`);
     return report.exitCode;
   }
   if (json) return 0;
   const w = report.written;
   const would = report.dryRun ? "would write" : "wrote";
-  const parts = [plural(w.hashed.length, "hashed file"), plural(w.aliases.length, "alias").replace(/aliass$/, "aliases"), w.manifest ? "the manifest and its release record" : "no manifest (unchanged)"];
-  io.stdout(`${verb} ${report.target}${report.dryRun ? " (dry run)" : ""}: release ${report.release ?? "(none)"}${report.previousRelease && report.previousRelease !== report.release ? ` (was ${report.previousRelease})` : ""}\n`);
+  const parts = [
+    plural(w.hashed.length, "hashed file"),
+    plural(w.aliases.length, "alias").replace(/aliass$/, "aliases"),
+    w.manifest ? "the manifest and its release record" : "no manifest (unchanged)",
+  ];
+  io.stdout(
+    `${verb} ${report.target}${report.dryRun ? " (dry run)" : ""}: release ${report.release ?? "(none)"}${report.previousRelease && report.previousRelease !== report.release ? ` (was ${report.previousRelease})` : ""}\n`,
+  );
   io.stdout(`  ${would} ${parts.join(", ")}; skipped ${plural(report.skipped.length, "hashed file")} already there\n`);
   for (const c of report.changes) io.stdout(`  ${c.bundle}: ${c.from ? c.from.split("/").pop() : "(new)"} -> ${c.to.split("/").pop()}\n`);
   io.stdout(`  ${plural(report.requests, "request")}, ${(report.timeMs / 1000).toFixed(1)} s\n`);
@@ -107,7 +114,8 @@ export async function runPublishCommand(command: string, rest: string[], values:
   const common = { ...client, sitesDir: paths.sitesDir, dryRun: values["dry-run"], sites: values.site, envs: values.env };
   switch (command) {
     case "manifest": {
-      if (rest[0] !== "merge" || rest.length < 2) throw new PublishUsageError("manifest merge takes the shard folders: sitetags manifest merge DIR… [--out DIR]");
+      if (rest[0] !== "merge" || rest.length < 2)
+        throw new PublishUsageError("manifest merge takes the shard folders: sitetags manifest merge DIR… [--out DIR]");
       const result = await mergeShards({ dirs: rest.slice(1).map((d) => resolve(io.cwd, d)), outDir: paths.outDir, sitesDir: paths.sitesDir });
       if (json) io.stdout(`${JSON.stringify({ ok: result.ok, bundles: result.bundles, diagnostics: result.diagnostics.map(toJson) }, null, 2)}\n`);
       else printDiagnostics(io, result.diagnostics);
@@ -138,7 +146,8 @@ export async function runPublishCommand(command: string, rest: string[], values:
     }
     case "rollback": {
       if (rest.length) throw new PublishUsageError(`rollback takes no positional arguments (got ${rest.join(" ")})`);
-      if (!values.to || !/^[0-9a-f]{12}$/.test(values.to)) throw new PublishUsageError(`rollback needs --to RELEASE, a release id of 12 hex digits (sitetags releases lists them)`);
+      if (!values.to || !/^[0-9a-f]{12}$/.test(values.to))
+        throw new PublishUsageError(`rollback needs --to RELEASE, a release id of 12 hex digits (sitetags releases lists them)`);
       if (values.site?.length || values.env?.length) throw new PublishUsageError("rollback restores a whole release: --site and --env do not apply");
       return finish(io, "rollback", await rollback({ ...common, to: s3Url(values.target, "--target", command), release: values.to }), json);
     }
@@ -149,7 +158,8 @@ export async function runPublishCommand(command: string, rest: string[], values:
       if (values.release !== undefined && !/^[0-9a-f]{12}$/.test(values.release)) throw new PublishUsageError("--release takes a release id of 12 hex digits");
       const from = s3Url(values.from, "--from", command);
       const to = s3Url(values.to, "--to", command);
-      if (from === to && !values["from-env"]) throw new PublishUsageError("promote copies between two targets (or two environments): --from and --to are the same");
+      if (from === to && !values["from-env"])
+        throw new PublishUsageError("promote copies between two targets (or two environments): --from and --to are the same");
       return finish(io, "promote", await promote({ ...common, from, to, release: values.release, fromEnv: values["from-env"], toEnv: values["to-env"] }), json);
     }
     case "embed": {

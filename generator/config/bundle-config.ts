@@ -30,4 +30,15 @@ export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "dis
 }
 
 export type { Rule, RuleEvent, RuleCondition, RuleAction, DataElement } from "./schemas/rules.js";
-export type { EnvName, ConsentCategory, ChatModuleConfig, SurveyModuleConfig, VideoModuleConfig, VideoMilestone, ModulesConfig, Timing, ConsentSettings, ModuleName } from "./schema.js";
+export type {
+  EnvName,
+  ConsentCategory,
+  ChatModuleConfig,
+  SurveyModuleConfig,
+  VideoModuleConfig,
+  VideoMilestone,
+  ModulesConfig,
+  Timing,
+  ConsentSettings,
+  ModuleName,
+} from "./schema.js";

@@ -50,14 +50,24 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   return longest >= 4 && sharing.length === 1 ? sharing[0] : undefined;
 }
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; in?: z.ZodType; options?: z.ZodType[]; getter?: () => z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  in?: z.ZodType;
+  options?: z.ZodType[];
+  getter?: () => z.ZodType;
+};
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let s = schema;
   for (;;) {
     const def = defOf(s);
-    if ((def.type === "optional" || def.type === "default" || def.type === "prefault" || def.type === "nullable" || def.type === "readonly") && def.innerType) s = def.innerType;
+    if ((def.type === "optional" || def.type === "default" || def.type === "prefault" || def.type === "nullable" || def.type === "readonly") && def.innerType)
+      s = def.innerType;
     else if (def.type === "pipe" && def.in) s = def.in;
     else if (def.type === "lazy" && def.getter) s = def.getter();
     else return s;
@@ -125,7 +135,10 @@ export interface IssueContext {
 }
 
 /** Which source file a merged-config path came from (for merged validation). */
-export type SourcePicker = (path: ReadonlyArray<PropertyKey>, missing?: boolean) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> };
+export type SourcePicker = (
+  path: ReadonlyArray<PropertyKey>,
+  missing?: boolean,
+) => { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> };
 
 /** The full key path in the file: the picker's own mapping, or prefix + path. */
 const inFile = (picked: ReturnType<SourcePicker>, path: ReadonlyArray<PropertyKey>) => picked.path ?? [...picked.prefix, ...path];
@@ -158,7 +171,8 @@ export function issuesToDiagnostics(issues: readonly Issue[], pick: SourcePicker
     if (issue.code === "invalid_key") {
       const inner = (issue as typeof issue & { issues?: Array<{ message: string }> }).issues?.[0]?.message ?? issue.message;
       const name = String(path[path.length - 1]);
-      const body = path[path.length - 2] === "variables" ? DIAGNOSTICS.notAVariable(name, VARIABLE_NAMES, variableSuggestion(name)) : DIAGNOSTICS.invalidName(name, inner);
+      const body =
+        path[path.length - 2] === "variables" ? DIAGNOSTICS.notAVariable(name, VARIABLE_NAMES, variableSuggestion(name)) : DIAGNOSTICS.invalidName(name, inner);
       out.push(diagnosticAtOffset(source, body, offsetOf(source, full, "key"), formatPath(full)));
       continue;
     }
@@ -176,7 +190,8 @@ function issueBody(issue: Issue, path: readonly PropertyKey[], received: unknown
   switch (issue.code) {
     case "invalid_type":
       if (received === undefined) return DIAGNOSTICS.missingKey(String(path[path.length - 1] ?? ""), issue.expected);
-      if (typeof received === "number" && !Number.isFinite(received)) return DIAGNOSTICS.notFinite(Number.isNaN(received) ? ".nan" : received > 0 ? ".inf" : "-.inf");
+      if (typeof received === "number" && !Number.isFinite(received))
+        return DIAGNOSTICS.notFinite(Number.isNaN(received) ? ".nan" : received > 0 ? ".inf" : "-.inf");
       return DIAGNOSTICS.expectedType(issue.expected, describe(received));
     case "too_small":
       return DIAGNOSTICS.outOfRange("at least", issue.minimum, issue.origin, received);

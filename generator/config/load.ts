@@ -40,7 +40,13 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   } else if (orgSource) {
     const parsed = parseWithWarnings(OrgFileSchema, orgSource.data, checks);
     if (parsed.success) catalogue.org = parsed.data;
-    diagnostics.push(...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source: orgSource, prefix: [] }), { schema: OrgFileSchema, moduleNames: options.moduleNames, data: orgSource.data }));
+    diagnostics.push(
+      ...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source: orgSource, prefix: [] }), {
+        schema: OrgFileSchema,
+        moduleNames: options.moduleNames,
+        data: orgSource.data,
+      }),
+    );
   }
   if (!read.names.some((n) => !n.startsWith("_"))) diagnostics.push(DIAGNOSTICS.noSiteFiles(display(options.sitesDir)));
 

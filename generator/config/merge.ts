@@ -53,7 +53,10 @@ export function mergeSettings(layers: Layer[]) {
     }
   }
   merged.dataElements = elements;
-  const pick = (path: ReadonlyArray<PropertyKey>, missing = false): { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> } => {
+  const pick = (
+    path: ReadonlyArray<PropertyKey>,
+    missing = false,
+  ): { source: YamlSource; prefix: ReadonlyArray<PropertyKey>; path?: ReadonlyArray<PropertyKey> } => {
     const [head, index, ...rest] = path;
     if ((head === "rules" || head === "disabledRules") && typeof index === "number" && origins[head][index]) {
       const { layer, index: local } = origins[head][index];

@@ -58,4 +58,3 @@ export const HttpsUrl = z
   .describe("An absolute https URL.");
 
 export const PathPrefix = z.string().regex(/^\//, { message: "must start with /" });
-

@@ -62,7 +62,12 @@ export function regexVerdict(source: string): RegexVerdict {
     if (result.status === "vulnerable") {
       const { complexity } = result;
       const catastrophic = complexity.type === "exponential" || complexity.degree > MAX_POLYNOMIAL_DEGREE;
-      if (catastrophic) verdict = { kind: "unsafe", growth: complexity.type === "exponential" ? "exponential time" : `time growing with the input length to the power ${complexity.degree}`, attack: shortAttack(result.attack.string) };
+      if (catastrophic)
+        verdict = {
+          kind: "unsafe",
+          growth: complexity.type === "exponential" ? "exponential time" : `time growing with the input length to the power ${complexity.degree}`,
+          attack: shortAttack(result.attack.string),
+        };
     } else if (result.status === "unknown") verdict = { kind: "unchecked", reason: result.error.kind };
   }
   verdicts.set(source, verdict);

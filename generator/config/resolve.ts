@@ -39,7 +39,14 @@ function layersOf(orgSource: YamlSource, source: YamlSource, env: EnvName): Laye
 }
 
 /** Adds the bundles of the valid sites to the catalogue and every problem of the merged settings to `diagnostics`. */
-export function resolveBundles(catalogue: Catalogue, orgSource: YamlSource, toResolve: readonly SiteToResolve[], options: LoadOptions, checks: ParseContext, diagnostics: Diagnostic[]): void {
+export function resolveBundles(
+  catalogue: Catalogue,
+  orgSource: YamlSource,
+  toResolve: readonly SiteToResolve[],
+  options: LoadOptions,
+  checks: ParseContext,
+  diagnostics: Diagnostic[],
+): void {
   const seen = new Set(diagnostics.map((d) => `${d.file}:${d.line}:${d.column}:${d.code}`));
   const inSite = new Map<string, { diagnostic: Diagnostic; site: string; envs: EnvName[] }>();
   for (const { model: site, source, valid } of toResolve) {
@@ -47,8 +54,22 @@ export function resolveBundles(catalogue: Catalogue, orgSource: YamlSource, toRe
       const layers = layersOf(orgSource, source, env);
       const { merged, pick } = mergeSettings(layers);
       const parsed = parseWithWarnings(SettingsSchema, merged, checks);
-      const issues = issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, pick, { schema: SettingsSchema, moduleNames: options.moduleNames, data: merged });
-      const found = parsed.success ? [...issues, ...checkRules({ settings: parsed.data, enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]), pick, where: `${site.code}/${env}` })] : issues;
+      const issues = issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, pick, {
+        schema: SettingsSchema,
+        moduleNames: options.moduleNames,
+        data: merged,
+      });
+      const found = parsed.success
+        ? [
+            ...issues,
+            ...checkRules({
+              settings: parsed.data,
+              enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]),
+              pick,
+              where: `${site.code}/${env}`,
+            }),
+          ]
+        : issues;
       for (const d of found) {
         const key = `${d.file}:${d.line}:${d.column}:${d.code}`;
         const same = inSite.get(key);
@@ -99,5 +120,13 @@ function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Setting
     rules: rules.filter((r) => !disabledRules.includes(r.id)),
     modules: enabled,
   };
-  return { site: site.code, env, config, budgetGzipBytes: budget.gzipBytes, modules: Object.keys(enabled).sort(), moduleSources, budgetSource: whereSet(layers, ["budget", "gzipBytes"], "value") };
+  return {
+    site: site.code,
+    env,
+    config,
+    budgetGzipBytes: budget.gzipBytes,
+    modules: Object.keys(enabled).sort(),
+    moduleSources,
+    budgetSource: whereSet(layers, ["budget", "gzipBytes"], "value"),
+  };
 }

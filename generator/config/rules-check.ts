@@ -122,10 +122,16 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     const refs: Array<{ path: Path; name: string }> = [];
     rule.conditions.forEach((c, j) => conditionRefs(c, ["rules", i, "conditions", j], refs));
     for (const ref of refs) if (!names.includes(ref.name)) unknown(ref.name, ref.path, "a condition");
-    for (const { path, text } of strings(rule.actions, ["rules", i, "actions"])) for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
+    for (const { path, text } of strings(rule.actions, ["rules", i, "actions"]))
+      for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
     // push: elements have a value only in a rule a data-layer push triggers.
     if (!rule.events.some((e) => e.type === "dataLayerPush" || e.type === "dataOnly")) {
-      const uses = [...refs.map((r) => ({ path: r.path, name: r.name, what: "a condition" })), ...strings(rule.actions, ["rules", i, "actions"]).flatMap(({ path, text }) => tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` })))];
+      const uses = [
+        ...refs.map((r) => ({ path: r.path, name: r.name, what: "a condition" })),
+        ...strings(rule.actions, ["rules", i, "actions"]).flatMap(({ path, text }) =>
+          tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` })),
+        ),
+      ];
       for (const use of uses) {
         const element = pushRead(use.name);
         if (element) report(DIAGNOSTICS.pushElementOutsidePushRule(use.what, element, String(settings.dataElements[element].push), rule.id), use.path);

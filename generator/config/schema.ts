@@ -14,7 +14,17 @@
 import { z } from "zod";
 import { ENV_NAMES } from "./constants.js";
 
-export { EnvNameSchema, ConsentCategorySchema, RegexString, SelectorString, Hostname, HttpsUrl, PathPrefix, type EnvName, type ConsentCategory } from "./primitives.js";
+export {
+  EnvNameSchema,
+  ConsentCategorySchema,
+  RegexString,
+  SelectorString,
+  Hostname,
+  HttpsUrl,
+  PathPrefix,
+  type EnvName,
+  type ConsentCategory,
+} from "./primitives.js";
 import { EnvNameSchema, ConsentCategorySchema, RegexString, SelectorString, Hostname, HttpsUrl, PathPrefix } from "./primitives.js";
 import { RulesSettingsShape } from "./schemas/rules.js";
 import { ConsentExtrasSchema, IdentitySchema } from "./schemas/consent-identity.js";
@@ -70,14 +80,12 @@ export const VideoModuleSchema = z
       .describe("A player frame is tracked only if its source contains this name."),
     frameSelector: SelectorString.default("iframe").describe("Which frames are candidates."),
     // Section 9: "Milestones 30, 60, 90, 120 s".
-    milestones: z
-      .array(VideoMilestoneSchema)
-      .default([
-        { amount: 30, type: "fixed", unit: "seconds" },
-        { amount: 60, type: "fixed", unit: "seconds" },
-        { amount: 90, type: "fixed", unit: "seconds" },
-        { amount: 120, type: "fixed", unit: "seconds" },
-      ]),
+    milestones: z.array(VideoMilestoneSchema).default([
+      { amount: 30, type: "fixed", unit: "seconds" },
+      { amount: 60, type: "fixed", unit: "seconds" },
+      { amount: 90, type: "fixed", unit: "seconds" },
+      { amount: 120, type: "fixed", unit: "seconds" },
+    ]),
     // Section 9: "started, resumed, replayed tracking on".
     track: z
       .strictObject({ started: z.boolean().default(true), resumed: z.boolean().default(true), replayed: z.boolean().default(true) })
@@ -156,9 +164,7 @@ export const SettingsLayerSchema = layerOf(SettingsSchema) as z.ZodObject;
 const envMap = <T extends AnyZod>(value: T) =>
   z.strictObject(Object.fromEntries(ENV_NAMES.map((env) => [env, value.optional()])) as Record<(typeof ENV_NAMES)[number], z.ZodOptional<T>>);
 
-export const HostsSchema = envMap(z.array(Hostname)).describe(
-  "Host names per environment. Only the environments the site has; each needs at least one host.",
-);
+export const HostsSchema = envMap(z.array(Hostname)).describe("Host names per environment. Only the environments the site has; each needs at least one host.");
 
 export const SiteCodeSchema = z.string().regex(/^[a-z][a-z0-9-]{1,30}$/, { message: "must be lower-case letters, digits and hyphens" });
 
@@ -166,7 +172,7 @@ export const SiteFileSchema = z
   .strictObject({
     code: SiteCodeSchema.describe("The site code; equals the file name."),
     name: z.string().min(1).describe("Human-readable site name."),
-    appId: z.string().regex(/^\d+$/, { message: "must be a digit string such as \"8\"" }).describe('Application id as a string, e.g. "8" identity, "16" store.'),
+    appId: z.string().regex(/^\d+$/, { message: 'must be a digit string such as "8"' }).describe('Application id as a string, e.g. "8" identity, "16" store.'),
     spa: z.boolean().default(false).describe("Single-page application: page views on route changes."),
     internal: z.boolean().default(false).describe("Internal site: full consent, no banner wait."),
     hosts: HostsSchema,
@@ -179,7 +185,10 @@ export type SiteFile = z.output<typeof SiteFileSchema>;
 export const OrgFileSchema = z
   .strictObject({
     apexDomain: Hostname.describe("The organisation's apex domain, e.g. kiwi.example."),
-    dataLayerName: z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, { message: "must be a JavaScript identifier" }).describe("Global data-layer array name."),
+    dataLayerName: z
+      .string()
+      .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, { message: "must be a JavaScript identifier" })
+      .describe("Global data-layer array name."),
     defaultEnv: EnvNameSchema.default("prod").describe("Environment when neither the host table nor the domain fallback decides."),
     envFallback: z
       .array(z.strictObject({ pattern: RegexString, env: EnvNameSchema }))

@@ -95,7 +95,13 @@ export function checkSites(
     if (!source) continue;
     const parsed = parseWithWarnings(SiteFileSchema, source.data, checks);
     let ok = parsed.success;
-    diagnostics.push(...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source, prefix: [] }), { schema: SiteFileSchema, moduleNames: options.moduleNames, data: source.data }));
+    diagnostics.push(
+      ...issuesToDiagnostics(parsed.success ? parsed.warnings : parsed.issues, () => ({ source, prefix: [] }), {
+        schema: SiteFileSchema,
+        moduleNames: options.moduleNames,
+        data: source.data,
+      }),
+    );
     // The cross-file checks still run when other parts of the file are wrong.
     const identity = parsed.success ? parsed.data : (SiteIdentitySchema.safeParse(source.data).data ?? salvageIdentity(source.data));
     if (!identity) continue;
@@ -104,12 +110,16 @@ export function checkSites(
       diagnostics.push(d);
       ok = false;
     };
-    if (data.code !== name.replace(/\.ya?ml$/, "")) fail(diagnosticAtOffset(source, DIAGNOSTICS.codeMismatch(data.code, name), offsetOf(source, ["code"]), "code"));
+    if (data.code !== name.replace(/\.ya?ml$/, ""))
+      fail(diagnosticAtOffset(source, DIAGNOSTICS.codeMismatch(data.code, name), offsetOf(source, ["code"]), "code"));
     const owner = ownerOf(data.code);
-    if (owner !== name) fail(diagnosticAtOffset(source, DIAGNOSTICS.duplicateSite(data.code, read.display(join(options.sitesDir, owner))), offsetOf(source, ["code"]), "code"));
+    if (owner !== name)
+      fail(diagnosticAtOffset(source, DIAGNOSTICS.duplicateSite(data.code, read.display(join(options.sitesDir, owner))), offsetOf(source, ["code"]), "code"));
     // Hosts in the order the file lists them.
     const rawHosts = ((source.data as Plain).hosts ?? {}) as Plain;
-    const listed = Object.keys(rawHosts).filter((env): env is EnvName => (ENV_NAMES as readonly string[]).includes(env) && data.hosts[env as EnvName] !== undefined);
+    const listed = Object.keys(rawHosts).filter(
+      (env): env is EnvName => (ENV_NAMES as readonly string[]).includes(env) && data.hosts[env as EnvName] !== undefined,
+    );
     if (listed.length === 0) fail(diagnosticAtOffset(source, DIAGNOSTICS.noEnvironments(data.code, ENV_NAMES), offsetOf(source, ["hosts"], "key"), "hosts"));
     for (const env of listed) {
       const hosts = data.hosts[env]!;
@@ -128,7 +138,8 @@ export function checkSites(
       });
     }
     for (const env of ENV_NAMES) {
-      if (data.envs?.[env] !== undefined && data.hosts[env] === undefined) fail(diagnosticAtOffset(source, DIAGNOSTICS.envNotHosted(env), offsetOf(source, ["envs", env], "key"), `envs.${env}`));
+      if (data.envs?.[env] !== undefined && data.hosts[env] === undefined)
+        fail(diagnosticAtOffset(source, DIAGNOSTICS.envNotHosted(env), offsetOf(source, ["envs", env], "key"), `envs.${env}`));
     }
     const envs = ENV_NAMES.filter((e) => (data.hosts[e]?.length ?? 0) > 0);
     const model: SiteModel = { code: data.code, file: source.file, data, envs };
@@ -139,10 +150,14 @@ export function checkSites(
   // A pattern claims every host below its suffix (as the runtime's host check reads it): another site's host there is a conflict.
   for (const w of wildcards) {
     const suffix = w.host.slice(1);
-    const taken = [...hostOwner].filter(([host, owner]) => owner.site !== w.site && host !== w.host && (host.endsWith(suffix) || (host.startsWith("*.") && host.slice(1).endsWith(suffix))));
+    const taken = [...hostOwner].filter(
+      ([host, owner]) => owner.site !== w.site && host !== w.host && (host.endsWith(suffix) || (host.startsWith("*.") && host.slice(1).endsWith(suffix))),
+    );
     if (!taken.length) continue;
     const [host, owner] = taken[0];
-    diagnostics.push(diagnosticAtOffset(w.source, DIAGNOSTICS.hostConflict(w.host, `site "${owner.site}"`, at(owner), { host, more: taken.length - 1 }), w.offset, w.path));
+    diagnostics.push(
+      diagnosticAtOffset(w.source, DIAGNOSTICS.hostConflict(w.host, `site "${owner.site}"`, at(owner), { host, more: taken.length - 1 }), w.offset, w.path),
+    );
     const entry = toResolve.find((t) => t.model.code === w.site && t.source === w.source);
     if (entry) entry.valid = false;
     sites = sites.filter((m) => m.code !== w.site);

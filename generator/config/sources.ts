@@ -36,7 +36,14 @@ export async function readSources(sitesDir: string, diagnostics: Diagnostic[]): 
     return { ...out, readable: false };
   }
   // A name that cannot be read as a file (a folder called x.yaml, no permission) is reported, not thrown.
-  const read = await Promise.all(names.map((n) => readFile(join(sitesDir, n)).then((bytes) => ({ bytes }), (err: NodeJS.ErrnoException) => ({ error: err.code ?? err.message }))));
+  const read = await Promise.all(
+    names.map((n) =>
+      readFile(join(sitesDir, n)).then(
+        (bytes) => ({ bytes }),
+        (err: NodeJS.ErrnoException) => ({ error: err.code ?? err.message }),
+      ),
+    ),
+  );
   names = names.filter((n, i) => {
     const r = read[i];
     if ("bytes" in r) return true;

@@ -79,7 +79,8 @@ function mergeKeyDiagnostics(source: YamlSource): Diagnostic[] {
   const out: Diagnostic[] = [];
   visit(source.doc, {
     Pair(_key, pair) {
-      if (isScalar(pair.key) && pair.key.value === "<<" && pair.key.type === "PLAIN" && pair.key.range) out.push(diagnosticAtOffset(source, DIAGNOSTICS.mergeKey(), pair.key.range[0]));
+      if (isScalar(pair.key) && pair.key.value === "<<" && pair.key.type === "PLAIN" && pair.key.range)
+        out.push(diagnosticAtOffset(source, DIAGNOSTICS.mergeKey(), pair.key.range[0]));
     },
   });
   return out;

@@ -16,11 +16,13 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_INVALID_VALUE: "A value outside the allowed set or format.",
   CONFIG_OUT_OF_RANGE: "A number or list outside its allowed range.",
   CONFIG_INVALID_REGEX: "A regular expression that does not compile.",
-  CONFIG_UNSAFE_REGEX: "A regular expression that can backtrack catastrophically (exponential time, or polynomial of degree 3 or more): it runs in the visitor's browser against every URL and host.",
+  CONFIG_UNSAFE_REGEX:
+    "A regular expression that can backtrack catastrophically (exponential time, or polynomial of degree 3 or more): it runs in the visitor's browser against every URL and host.",
   CONFIG_REGEX_SLASHES: "Warning: a regular expression written as a JavaScript literal (/…/i): the slashes and flags are matched as text.",
   CONFIG_REGEX_UNCHECKED: "Warning: a regular expression the ReDoS checker could not finish with (too complex, or the check timed out).",
   CONFIG_CONTROL_CHARACTER: "A string holds a control character (NUL, escape, a line break, …); only tab is allowed.",
-  CONFIG_INVALID_SELECTOR: "A CSS selector that does not parse, or that browsers reject (jQuery pseudo-classes such as :contains, a trailing combinator, #1abc).",
+  CONFIG_INVALID_SELECTOR:
+    "A CSS selector that does not parse, or that browsers reject (jQuery pseudo-classes such as :contains, a trailing combinator, #1abc).",
   CONFIG_DUPLICATE_SITE: "Two files declare the same site code.",
   CONFIG_CODE_MISMATCH: "A site file's code differs from its file name.",
   CONFIG_HOST_CONFLICT: "A host is claimed by two sites (or twice by one).",
@@ -54,12 +56,14 @@ export const DIAGNOSTIC_CODES = {
   MERGE_MISSING: "A shard, or a bundle of the selection, is missing.",
   MERGE_INPUTS_DIFFER: "Two shards hold one bundle built from different inputs (inputsHash).",
   MERGE_BAD_FILE: "A shard's bundle file is missing or does not match its manifest entry (integrity, alias, content hash).",
-  PUBLISH_FAILED: "The store failed or refused a request (after the SDK's retries), or an upload's checksum did not match: the target still serves its previous release (exit 4); run again.",
+  PUBLISH_FAILED:
+    "The store failed or refused a request (after the SDK's retries), or an upload's checksum did not match: the target still serves its previous release (exit 4); run again.",
   PUBLISH_PARTIAL_DIST: "publish was pointed at one shard's partial dist: merge the shards first.",
   PUBLISH_NOTHING_TO_PUBLISH: "The manifest (or the source release) lists no bundle of the selection.",
   PUBLISH_DIST_MISMATCH: "A file of dist/ does not match its manifest entry's integrity.",
   PUBLISH_NO_RELEASE: "rollback or promote names a release the target (or the source) does not have, or the source has published nothing.",
-  PUBLISH_PROMOTE_REFUSED: "promote: the configuration does not build the source's bundle for the target environment (the differing keys are named), or the source was built from other inputs than the configuration gives now.",
+  PUBLISH_PROMOTE_REFUSED:
+    "promote: the configuration does not build the source's bundle for the target environment (the differing keys are named), or the source was built from other inputs than the configuration gives now.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -61,11 +61,7 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort(
-    (a, b) =>
-      compareText(a.file ?? "", b.file ?? "") ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0) ||
-      compareText(a.code, b.code),
+    (a, b) => compareText(a.file ?? "", b.file ?? "") || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || compareText(a.code, b.code),
   );
 }
 

@@ -29,7 +29,11 @@ export async function embedTag(options: { site: string; env: string; pinned?: bo
   const bundle = loaded.catalogue.bundles.find((b) => b.site === options.site && b.env === options.env);
   if (!bundle) {
     const site = loaded.catalogue.sites.find((s) => s.code === options.site);
-    return { ok: false, exitCode: 1, diagnostics: [site ? DIAGNOSTICS.siteHasNoEnv(options.site, options.env, site.envs) : DIAGNOSTICS.unknownSite(options.site)] };
+    return {
+      ok: false,
+      exitCode: 1,
+      diagnostics: [site ? DIAGNOSTICS.siteHasNoEnv(options.site, options.env, site.envs) : DIAGNOSTICS.unknownSite(options.site)],
+    };
   }
   const base = baseUrlOf(loaded.settings, loaded.apexDomain!, options.env);
   if (!options.pinned) {
@@ -39,5 +43,12 @@ export async function embedTag(options: { site: string; env: string; pinned?: bo
   const entry = (await readManifest(options.outDir)).bundles.find((b) => b.site === options.site && b.env === options.env);
   if (!entry) return { ok: false, exitCode: 3, diagnostics: [DIAGNOSTICS.notInManifest(options.outDir, `${options.env}/${options.site}`)] };
   const url = `${base}${entry.file}`;
-  return { ok: true, exitCode: 0, diagnostics: [], url, integrity: entry.integrity, tag: `<script src="${escapeAttr(url)}" integrity="${entry.integrity}" crossorigin="anonymous" async></script>` };
+  return {
+    ok: true,
+    exitCode: 0,
+    diagnostics: [],
+    url,
+    integrity: entry.integrity,
+    tag: `<script src="${escapeAttr(url)}" integrity="${entry.integrity}" crossorigin="anonymous" async></script>`,
+  };
 }

@@ -46,7 +46,13 @@ export function differingKeys(a: unknown, b: unknown, prefix = "", depth = 2): s
 }
 
 /** Why `bundle` (of the target environment) is not the bundle `entry` holds; undefined when it is. */
-function refusal(entry: ManifestEntry, bundle: ResolvedBundle | undefined, source: ResolvedBundle | undefined, runtimeHash: string, toEnv: string): DiagnosticBody | undefined {
+function refusal(
+  entry: ManifestEntry,
+  bundle: ResolvedBundle | undefined,
+  source: ResolvedBundle | undefined,
+  runtimeHash: string,
+  toEnv: string,
+): DiagnosticBody | undefined {
   if (!bundle) return DIAGNOSTICS.promoteNoBundle(toEnv, entry.site);
   if (inputsHashOf(runtimeHash, bundle) === entry.inputsHash) return undefined;
   if (entry.env !== toEnv && source) {
@@ -67,7 +73,8 @@ export async function promote(options: PromoteOptions): Promise<PublishReport> {
   return withReport(options.to, options, async ({ s3 }, target, report) => {
     const from = parseTarget(options.from);
     const source = options.release ? await readRelease(s3, from, options.release) : await readRemoteManifest(s3, from);
-    if (!source) return void report.diagnostics.push(options.release ? DIAGNOSTICS.noRelease(from.url, options.release) : DIAGNOSTICS.nothingPublished(from.url));
+    if (!source)
+      return void report.diagnostics.push(options.release ? DIAGNOSTICS.noRelease(from.url, options.release) : DIAGNOSTICS.nothingPublished(from.url));
     const envs = options.fromEnv ? [options.fromEnv] : options.envs;
     const chosen = source.manifest.bundles.filter(selects({ sites: options.sites, envs }));
     if (!chosen.length) return void report.diagnostics.push(DIAGNOSTICS.sourceReleaseEmpty(source.id));

@@ -53,7 +53,18 @@ export interface PublishOptions extends CommonOptions {
 }
 
 export function emptyReport(target: string, dryRun: boolean): PublishReport {
-  return { ok: false, exitCode: 4, diagnostics: [], target, dryRun, written: { hashed: [], aliases: [], manifest: false }, skipped: [], changes: [], requests: 0, timeMs: 0 };
+  return {
+    ok: false,
+    exitCode: 4,
+    diagnostics: [],
+    target,
+    dryRun,
+    written: { hashed: [], aliases: [], manifest: false },
+    skipped: [],
+    changes: [],
+    requests: 0,
+    timeMs: 0,
+  };
 }
 
 /** The organisation's publishing settings (sites/_org.yaml), or the configuration's diagnostics. */
@@ -74,7 +85,11 @@ export function nextManifest(remote: Manifest | undefined, chosen: ManifestEntry
 }
 
 /** Runs a plan-and-apply step with the report's bookkeeping: timing, requests, failures as exit 4. */
-export async function withReport(target: string, options: CommonOptions, body: (client: CountingClient, t: Target, report: PublishReport) => Promise<void>): Promise<PublishReport> {
+export async function withReport(
+  target: string,
+  options: CommonOptions,
+  body: (client: CountingClient, t: Target, report: PublishReport) => Promise<void>,
+): Promise<PublishReport> {
   const started = performance.now();
   const report = emptyReport(target, Boolean(options.dryRun));
   const client = options.client ?? createClient(options);
@@ -101,7 +116,10 @@ export async function publish(options: PublishOptions): Promise<PublishReport> {
     const local = await readManifest(options.outDir);
     if ((local as { shard?: unknown }).shard) return void report.diagnostics.push(DIAGNOSTICS.partialDist(options.outDir));
     const chosen = local.bundles.filter(selects(options));
-    if (!chosen.length) return void report.diagnostics.push(DIAGNOSTICS.nothingToPublish(join(options.outDir, "manifest.json"), Boolean(options.sites?.length || options.envs?.length)));
+    if (!chosen.length)
+      return void report.diagnostics.push(
+        DIAGNOSTICS.nothingToPublish(join(options.outDir, "manifest.json"), Boolean(options.sites?.length || options.envs?.length)),
+      );
     const remote = await readRemoteManifest(s3, target);
     report.previousRelease = remote?.id;
     const remoteFiles = new Set((remote?.manifest.bundles ?? []).map((e) => `${e.file}\0${e.integrity}`));

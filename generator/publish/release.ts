@@ -101,7 +101,8 @@ async function place(s3: S3Client, target: Target, item: Item, cacheControl: str
   else {
     const fetched = await getObject(s3, item.source.bucket, item.source.key);
     if (!fetched) throw new RemoteError(`s3://${item.source.bucket}/${item.source.key} is missing: it holds ${item.path}'s bytes`);
-    if (sha384Integrity(fetched) !== item.integrity) throw new RemoteError(`s3://${item.source.bucket}/${item.source.key} does not match the manifest's integrity ${item.integrity}`);
+    if (sha384Integrity(fetched) !== item.integrity)
+      throw new RemoteError(`s3://${item.source.bucket}/${item.source.key} does not match the manifest's integrity ${item.integrity}`);
     data = fetched;
   }
   await putObject(s3, target.bucket, keyOf(target, item.path), data, { contentType: CONTENT_TYPE_JS, cacheControl, integrity: item.integrity });
@@ -116,6 +117,9 @@ export async function applyPlan(s3: S3Client, plan: ApplyPlan): Promise<string |
   const id = releaseIdOf(text);
   const data = Buffer.from(text);
   await putObject(s3, plan.target.bucket, keyOf(plan.target, releasePath(id)), data, { contentType: CONTENT_TYPE_JSON, cacheControl: IMMUTABLE_CACHE_CONTROL });
-  await putObject(s3, plan.target.bucket, keyOf(plan.target, MANIFEST_PATH), data, { contentType: CONTENT_TYPE_JSON, cacheControl: plan.settings.manifestCacheControl });
+  await putObject(s3, plan.target.bucket, keyOf(plan.target, MANIFEST_PATH), data, {
+    contentType: CONTENT_TYPE_JSON,
+    cacheControl: plan.settings.manifestCacheControl,
+  });
   return id;
 }

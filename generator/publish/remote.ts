@@ -50,7 +50,8 @@ export async function putObject(s3: S3Client, bucket: string, key: string, data:
     }),
   );
   const sent = digest.digest("hex");
-  if (unquote(out.ETag) !== sent) throw new RemoteError(`s3://${bucket}/${key}: the store answered ETag ${out.ETag ?? "(none)"} for bytes whose MD5 is ${sent}`);
+  if (unquote(out.ETag) !== sent)
+    throw new RemoteError(`s3://${bucket}/${key}: the store answered ETag ${out.ETag ?? "(none)"} for bytes whose MD5 is ${sent}`);
 }
 
 /** Every key below a prefix, with its last-modified time (as the store keeps it). */

@@ -26,14 +26,22 @@ export async function listReleases(options: ClientOptions & { to: string; client
   const before = client.requests();
   try {
     const target = parseTarget(options.to);
-    const [current, objects] = await Promise.all([readRemoteManifest(client.s3, target), listObjects(client.s3, target.bucket, keyOf(target, `${RELEASES_DIR}/`))]);
+    const [current, objects] = await Promise.all([
+      readRemoteManifest(client.s3, target),
+      listObjects(client.s3, target.bucket, keyOf(target, `${RELEASES_DIR}/`)),
+    ]);
     const ids = objects.flatMap((o) => {
       const m = /\/?([0-9a-f]{12})\.json$/.exec(o.key);
       return m ? [{ id: m[1], lastModified: o.lastModified }] : [];
     });
     ids.sort((a, b) => (b.lastModified?.getTime() ?? 0) - (a.lastModified?.getTime() ?? 0) || (a.id < b.id ? -1 : 1));
     const releases = await Promise.all(
-      ids.map(async ({ id, lastModified }) => ({ id, ...(lastModified ? { lastModified: lastModified.toISOString() } : {}), bundles: (await readRelease(client.s3, target, id))?.manifest.bundles.length ?? 0, current: id === current?.id })),
+      ids.map(async ({ id, lastModified }) => ({
+        id,
+        ...(lastModified ? { lastModified: lastModified.toISOString() } : {}),
+        bundles: (await readRelease(client.s3, target, id))?.manifest.bundles.length ?? 0,
+        current: id === current?.id,
+      })),
     );
     return { releases, requests: client.requests() - before };
   } finally {
@@ -42,7 +50,12 @@ export async function listReleases(options: ClientOptions & { to: string; client
 }
 
 /** The aliases to point at `wanted`'s hashed files (copies inside the target), against what `target` serves now. */
-export function aliasesTowards(target: Target, current: RemoteRelease | undefined, wanted: Array<{ site: string; env: string; file: string; alias: string; integrity: string }>, report: PublishReport): Item[] {
+export function aliasesTowards(
+  target: Target,
+  current: RemoteRelease | undefined,
+  wanted: Array<{ site: string; env: string; file: string; alias: string; integrity: string }>,
+  report: PublishReport,
+): Item[] {
   report.previousRelease = current?.id;
   const byKey = new Map((current?.manifest.bundles ?? []).map((e) => [entryKey(e), e]));
   const items: Item[] = [];

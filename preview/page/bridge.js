@@ -69,7 +69,16 @@
   var loadId = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
   var apexPart = page.apex ? "; domain=" + page.apex : "";
 
-  post({ kind: "hello", at: Date.now(), href: location.href, title: document.title, timeOrigin: performance.timeOrigin, nonce: true, csp: String(page.csp || ""), load: loadId });
+  post({
+    kind: "hello",
+    at: Date.now(),
+    href: location.href,
+    title: document.title,
+    timeOrigin: performance.timeOrigin,
+    nonce: true,
+    csp: String(page.csp || ""),
+    load: loadId,
+  });
 
   // Cookie writes, with their attributes, as they happen.
   var writer = "setup";
@@ -134,7 +143,12 @@
   if (setup && typeof setup.consentGroups === "string") window.OnetrustActiveGroups = setup.consentGroups;
   if (setup && setup.gpc) {
     try {
-      Object.defineProperty(Navigator.prototype, "globalPrivacyControl", { configurable: true, get: function () { return true; } });
+      Object.defineProperty(Navigator.prototype, "globalPrivacyControl", {
+        configurable: true,
+        get: function () {
+          return true;
+        },
+      });
     } catch (e) {
       // Read-only in some browser; the panel shows what the page sees.
     }
@@ -161,7 +175,9 @@
   if (typeof PerformanceObserver === "function") {
     try {
       new PerformanceObserver(function (list) {
-        var urls = list.getEntries().map(function (e) { return e.name; });
+        var urls = list.getEntries().map(function (e) {
+          return e.name;
+        });
         if (urls.length) post({ kind: "resources", at: Date.now(), urls: urls });
       }).observe({ type: "resource", buffered: true });
     } catch (e) {
@@ -191,7 +207,10 @@
       // No storage.
     }
     var commands = {};
-    if (st && st.commands) Object.keys(st.commands).forEach(function (m) { commands[m] = Object.keys(st.commands[m]); });
+    if (st && st.commands)
+      Object.keys(st.commands).forEach(function (m) {
+        commands[m] = Object.keys(st.commands[m]);
+      });
     var layerName = (setup && setup.dataLayerName) || "kiwiDataLayer";
     post({
       kind: "snapshot",
@@ -201,7 +220,9 @@
         cookies: cookieProperty.get.call(document),
         consentGroups: typeof window.OnetrustActiveGroups === "string" ? window.OnetrustActiveGroups : null,
         gpc: navigator.globalPrivacyControl === true,
-        sitetags: st ? { version: st.version, site: st.site, env: st.env, modules: clone(st.modules), commands: commands, logSize: st.log ? st.log.length : 0 } : undefined,
+        sitetags: st
+          ? { version: st.version, site: st.site, env: st.env, modules: clone(st.modules), commands: commands, logSize: st.log ? st.log.length : 0 }
+          : undefined,
         dataLayerLength: Array.isArray(window[layerName]) ? window[layerName].length : 0,
         storage: storage,
         thirdParty: clone(window.__thirdParty || []),
@@ -211,7 +232,9 @@
   function snapshotSoon(ms) {
     setTimeout(snapshot, ms);
   }
-  document.addEventListener("DOMContentLoaded", function () { snapshotSoon(0); });
+  document.addEventListener("DOMContentLoaded", function () {
+    snapshotSoon(0);
+  });
   window.addEventListener("load", function () {
     snapshotSoon(0);
     snapshotSoon(1500);
@@ -247,8 +270,25 @@
         else window.OnetrustActiveGroups = msg.groups;
         if (typeof msg.groups === "string") {
           var groups = msg.groups.split(",").filter(Boolean);
-          document.cookie = "OptanonAlertBoxClosed=" + encodeURIComponent(new Date().toISOString()) + "; path=/" + (page.apex ? "; domain=" + page.apex : "") + "; max-age=31536000; secure; samesite=lax";
-          document.cookie = "OptanonConsent=" + encodeURIComponent("groups=" + groups.map(function (g) { return g + ":1"; }).join(",")) + "; path=/" + (page.apex ? "; domain=" + page.apex : "") + "; max-age=31536000; secure; samesite=lax";
+          document.cookie =
+            "OptanonAlertBoxClosed=" +
+            encodeURIComponent(new Date().toISOString()) +
+            "; path=/" +
+            (page.apex ? "; domain=" + page.apex : "") +
+            "; max-age=31536000; secure; samesite=lax";
+          document.cookie =
+            "OptanonConsent=" +
+            encodeURIComponent(
+              "groups=" +
+                groups
+                  .map(function (g) {
+                    return g + ":1";
+                  })
+                  .join(","),
+            ) +
+            "; path=/" +
+            (page.apex ? "; domain=" + page.apex : "") +
+            "; max-age=31536000; secure; samesite=lax";
         }
         writer = "page";
         if (setup) {

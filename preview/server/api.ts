@@ -80,7 +80,8 @@ export function createAppApi(state: PreviewState, files: Files) {
   }
 
   return function answerApp(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer): void {
-    const json = (status: number, value: unknown) => send(res, status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, JSON.stringify(value));
+    const json = (status: number, value: unknown) =>
+      send(res, status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" }, JSON.stringify(value));
     const p = url.pathname;
     if (p === "/api/health") return json(200, { ok: true });
     if (p === "/api/catalogue") return json(200, catalogue());
@@ -112,7 +113,13 @@ export function createAppApi(state: PreviewState, files: Files) {
     const doc = files.doc(p);
     if (doc) return send(res, doc.status, doc.headers, doc.body);
     const file = files.app(p, header(req, "accept-encoding") ?? "");
-    if (!file) return send(res, 503, { "content-type": TYPES[".html"] }, renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"));
+    if (!file)
+      return send(
+        res,
+        503,
+        { "content-type": TYPES[".html"] },
+        renderInfoPage("The preview app is not built", "<p>Run <code>npm run preview</code>: it builds the app (preview/dist) before it starts.</p>"),
+      );
     send(res, file.status, file.headers, file.body);
   };
 }

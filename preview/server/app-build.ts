@@ -57,7 +57,13 @@ export async function ensureAppBuilt(options: { force?: boolean; log?: (line: st
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = "production";
   try {
-    await build({ configFile: join(PREVIEW_DIR, "vite.config.ts"), root: PREVIEW_DIR, mode: "production", logLevel: "warn", build: { outDir: tmp, emptyOutDir: true } });
+    await build({
+      configFile: join(PREVIEW_DIR, "vite.config.ts"),
+      root: PREVIEW_DIR,
+      mode: "production",
+      logLevel: "warn",
+      build: { outDir: tmp, emptyOutDir: true },
+    });
     writeFileSync(join(tmp, STAMP), `${hash}\n`);
     // Another process may have built it meanwhile; the newer build wins.
     if (existsSync(APP_DIST)) rmSync(APP_DIST, { recursive: true, force: true });

@@ -41,9 +41,23 @@ export async function makeCertificate(dir: string, options: CertificateOptions):
   const suffix = `.${process.pid}.tmp`;
   try {
     await promisify(execFile)("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", key + suffix, "-out", cert + suffix, "-days", String(options.days), "-subj", `/CN=${options.name}`,
-      "-addext", `subjectAltName=${NAMES.join(",")}`,
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key + suffix,
+      "-out",
+      cert + suffix,
+      "-days",
+      String(options.days),
+      "-subj",
+      `/CN=${options.name}`,
+      "-addext",
+      `subjectAltName=${NAMES.join(",")}`,
     ]);
   } catch (e) {
     throw new Error(`could not make ${options.what} with openssl (is the openssl CLI installed?): ${(e as Error).message}`, { cause: e });
@@ -53,7 +67,11 @@ export async function makeCertificate(dir: string, options: CertificateOptions):
   return readCertificate(dir);
 }
 
-const readCertificate = (dir: string): Certificate => ({ key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8"), dir });
+const readCertificate = (dir: string): Certificate => ({
+  key: readFileSync(join(dir, "key.pem"), "utf8"),
+  cert: readFileSync(join(dir, "cert.pem"), "utf8"),
+  dir,
+});
 
 const DAYS = 30;
 const RENEW_AFTER_MS = (DAYS - 5) * 86400000;

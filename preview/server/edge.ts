@@ -35,8 +35,23 @@ export function edgeAnswer(mode: EdgeMode, request: { query: Record<string, stri
   const requestId = request.query.requestId ?? "";
   const json = { "content-type": "application/json;charset=utf-8" };
   if (mode === "down") return { status: 0, headers: {}, drop: true };
-  if (mode === "error") return { status: 500, headers: json, body: JSON.stringify({ type: "https://ns.adobe.com/aep/errors/EXEG-0201-500", status: 500, title: "Unexpected server error (mock edge, mode error)", requestId }) };
-  if (mode === "retry" && request.attempt === 1) return { status: 503, headers: { ...json, "retry-after": "1" }, body: JSON.stringify({ status: 503, title: "Service unavailable (mock edge, mode retry: first attempt)", requestId }) };
+  if (mode === "error")
+    return {
+      status: 500,
+      headers: json,
+      body: JSON.stringify({
+        type: "https://ns.adobe.com/aep/errors/EXEG-0201-500",
+        status: 500,
+        title: "Unexpected server error (mock edge, mode error)",
+        requestId,
+      }),
+    };
+  if (mode === "retry" && request.attempt === 1)
+    return {
+      status: 503,
+      headers: { ...json, "retry-after": "1" },
+      body: JSON.stringify({ status: 503, title: "Service unavailable (mock edge, mode retry: first attempt)", requestId }),
+    };
   const org = (orgId ?? "ORG@AdobeOrg").replace("@", "_");
   const body = {
     requestId,

@@ -46,7 +46,12 @@ export function edgeCorsHeaders(origin: string | undefined): Record<string, stri
 
 /** The mock edge's answer headers to a CORS preflight (status 204). */
 export function edgePreflightHeaders(origin: string | undefined, requestHeaders: string | undefined): Record<string, string> {
-  return { ...edgeCorsHeaders(origin), "access-control-allow-methods": "POST, GET, OPTIONS", "access-control-allow-headers": requestHeaders ?? "content-type", "access-control-max-age": "600" };
+  return {
+    ...edgeCorsHeaders(origin),
+    "access-control-allow-methods": "POST, GET, OPTIONS",
+    "access-control-allow-headers": requestHeaders ?? "content-type",
+    "access-control-max-age": "600",
+  };
 }
 
 /** A third party's stand-in script: it records its URL in the page (window.__thirdParty). */

@@ -89,7 +89,18 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
   }
   const { key, cert } = await previewCertificate();
   const apex = dists.apex();
-  const state: PreviewState = { apex, previewHost: `preview.${apex}`, cdnHost: `cdn.${apex}`, sources, dists, records: [], clients: new Set(), stages: new Map(), edgeMode: "ok", seq: 0 };
+  const state: PreviewState = {
+    apex,
+    previewHost: `preview.${apex}`,
+    cdnHost: `cdn.${apex}`,
+    sources,
+    dists,
+    records: [],
+    clients: new Set(),
+    stages: new Map(),
+    edgeMode: "ok",
+    seq: 0,
+  };
   const { previewHost, cdnHost, records, clients, stages } = state;
   const answerApp = createAppApi(state, createStaticFiles());
   const attempts = new Map<string, number>();
@@ -165,7 +176,12 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       case "edge":
         return answerEdge(req, res, record);
       case "file":
-        return send(res, 200, { "content-type": "application/pdf", "content-disposition": `attachment; filename="${url.pathname.split("/").pop()}"` }, "%PDF-1.4\n% sitetags preview: a stand-in download\n%%EOF\n");
+        return send(
+          res,
+          200,
+          { "content-type": "application/pdf", "content-disposition": `attachment; filename="${url.pathname.split("/").pop()}"` },
+          "%PDF-1.4\n% sitetags preview: a stand-in download\n%%EOF\n",
+        );
       case "page":
         if (url.pathname === "/favicon.ico") return send(res, 204, {});
         return answerPage(res, host, url, portSuffix);
@@ -190,7 +206,18 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
       path: url.pathname,
       nonce,
       csp,
-      bundle: bundle && src ? { src, integrity: bundle.integrity, site: bundle.site, env: bundle.env, siteName: bundle.config?.site.name, dataLayerName: bundle.config?.dataLayerName ?? "kiwiDataLayer", apex } : undefined,
+      bundle:
+        bundle && src
+          ? {
+              src,
+              integrity: bundle.integrity,
+              site: bundle.site,
+              env: bundle.env,
+              siteName: bundle.config?.site.name,
+              dataLayerName: bundle.config?.dataLayerName ?? "kiwiDataLayer",
+              apex,
+            }
+          : undefined,
       missing: bundle ? undefined : `no bundle in the manifest runs on ${host}`,
     });
     send(res, 200, headers, html);
@@ -248,7 +275,14 @@ export async function startPreview(options: PreviewOptions = {}): Promise<Previe
           const stage = stages.get(host);
           const b = (stage?.key ? dists.byKey(stage.key) : undefined) ?? dists.forHost(host);
           if (!b) return undefined;
-          const bundle = { src: `https://${cdnHost}${dists.cdnPath(b)}`, integrity: b.integrity, site: b.site, env: b.env, dataLayerName: b.config?.dataLayerName ?? "kiwiDataLayer", apex };
+          const bundle = {
+            src: `https://${cdnHost}${dists.cdnPath(b)}`,
+            integrity: b.integrity,
+            site: b.site,
+            env: b.env,
+            dataLayerName: b.config?.dataLayerName ?? "kiwiDataLayer",
+            apex,
+          };
           return (nonce) => embedTags({ nonce, csp, bundle });
         },
       },

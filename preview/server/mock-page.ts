@@ -65,17 +65,34 @@ export const MOCK_PUSHES = {
 export function embedTags(input: { nonce?: string; csp: string; bundle: NonNullable<MockPageInput["bundle"]> }): string {
   const b = input.bundle;
   const n = input.nonce ? ` nonce="${esc(input.nonce)}"` : "";
-  const pageConfig = JSON.stringify({ site: b.site, env: b.env, apex: b.apex, dataLayerName: b.dataLayerName, csp: input.csp, pushes: MOCK_PUSHES, proxied: true }).replace(/</g, "\\u003c");
+  const pageConfig = JSON.stringify({
+    site: b.site,
+    env: b.env,
+    apex: b.apex,
+    dataLayerName: b.dataLayerName,
+    csp: input.csp,
+    pushes: MOCK_PUSHES,
+    proxied: true,
+  }).replace(/</g, "\\u003c");
   return `<script${n}>var PAGE = ${pageConfig};\n${inlineSafe(pageScript("bridge.js"))}</script>\n<script src="${esc(b.src)}"${n}${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>`;
 }
 
 export function renderMockPage(input: MockPageInput): string {
   const n = esc(input.nonce);
   const b = input.bundle;
-  const pageConfig = JSON.stringify({ site: b?.site, env: b?.env, apex: b?.apex, dataLayerName: b?.dataLayerName ?? "kiwiDataLayer", csp: cspHeader(input.csp, "…") ?? "", pushes: MOCK_PUSHES }).replace(/</g, "\\u003c");
+  const pageConfig = JSON.stringify({
+    site: b?.site,
+    env: b?.env,
+    apex: b?.apex,
+    dataLayerName: b?.dataLayerName ?? "kiwiDataLayer",
+    csp: cspHeader(input.csp, "…") ?? "",
+    pushes: MOCK_PUSHES,
+  }).replace(/</g, "\\u003c");
   const inline = (code: string) => `<script nonce="${n}">var PAGE = ${pageConfig};\n${inlineSafe(code)}</script>`;
   const title = `${b?.siteName ?? input.host} – ${input.path}`;
-  const bundleTag = b ? `<script src="${esc(b.src)}" nonce="${n}"${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>` : "";
+  const bundleTag = b
+    ? `<script src="${esc(b.src)}" nonce="${n}"${b.integrity ? ` integrity="${esc(b.integrity)}" crossorigin="anonymous"` : ""}></script>`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>

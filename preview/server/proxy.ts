@@ -57,12 +57,17 @@ export async function startProxy(ctx: ProxyContext, port = 0, bind = "127.0.0.1"
   const inner = createServer((req, res) => void forward(req, res).catch((e: Error) => fail(res, e)));
 
   async function forward(req: IncomingMessage, res: ServerResponse) {
-    const host = String(req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+    const host = String(req.headers.host ?? "")
+      .replace(/:\d+$/, "")
+      .toLowerCase();
     const up = ctx.upstream(host);
     if (!up) return fail(res, new Error(`no upstream for ${host}`));
     const headers = { ...req.headers, "accept-encoding": "identity" };
     const upstreamRes = await new Promise<IncomingMessage>((resolve, reject) => {
-      const out = httpsRequest({ host: up.host, port: up.port, servername: host, method: req.method, path: req.url, headers, rejectUnauthorized: false }, resolve);
+      const out = httpsRequest(
+        { host: up.host, port: up.port, servername: host, method: req.method, path: req.url, headers, rejectUnauthorized: false },
+        resolve,
+      );
       out.on("error", reject);
       req.pipe(out);
     });

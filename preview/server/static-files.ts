@@ -49,7 +49,10 @@ export function createStaticFiles(dist = APP_DIST) {
     cache.set(key, entry);
     if (!entry[encoding]) {
       const raw = readFileSync(file);
-      entry[encoding] = encoding === "br" ? brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : gzipSync(raw, { level: 9 });
+      entry[encoding] =
+        encoding === "br"
+          ? brotliCompressSync(raw, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+          : gzipSync(raw, { level: 9 });
     }
     return entry[encoding]!;
   }
@@ -62,7 +65,11 @@ export function createStaticFiles(dist = APP_DIST) {
       let file = join(dist, rel);
       if (!file.startsWith(dist) || !existsSync(file) || rel === "" || rel.endsWith("/")) file = join(dist, "index.html");
       const type = TYPES[extname(file)] ?? "application/octet-stream";
-      const headers: Record<string, string> = { "content-type": type, "cache-control": rel.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-store", vary: "accept-encoding" };
+      const headers: Record<string, string> = {
+        "content-type": type,
+        "cache-control": rel.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-store",
+        vary: "accept-encoding",
+      };
       const encoding = /javascript|css|html|json|svg/.test(type) ? acceptedEncoding(acceptEncoding) : undefined;
       if (!encoding) return { status: 200, headers, body: readFileSync(file) };
       headers["content-encoding"] = encoding;

@@ -53,7 +53,12 @@ export function answerThirdParty(res: ServerResponse, record: NetworkRecord, dis
   if (dest === "style") return send(res, 200, { ...cors, "content-type": TYPES[".css"] }, "/* third-party stub */\n");
   if (dest === "script" || /\.js$/i.test(record.path)) {
     const recordSelf = recordSelfScript(record.url);
-    return send(res, 200, { ...cors, "content-type": TYPES[".js"] }, bannerScripts(dists).has(record.url.replace(/\?.*/, "")) ? recordSelf + BANNER_STUB : recordSelf);
+    return send(
+      res,
+      200,
+      { ...cors, "content-type": TYPES[".js"] },
+      bannerScripts(dists).has(record.url.replace(/\?.*/, "")) ? recordSelf + BANNER_STUB : recordSelf,
+    );
   }
   return send(res, 204, cors);
 }

@@ -32,13 +32,23 @@ function FirstScreen({ chosen }: { chosen: boolean }) {
       <div>
         <h2>Check what a bundle does on a page</h2>
         <ol>
-          <li className={chosen ? "done" : ""}>Choose a <b>site</b> and an <b>environment</b> (left): any bundle of the manifest.</li>
-          <li>Choose the <b>page</b>, the <b>visitor</b> and their <b>consent</b>.</li>
-          <li>Press <b>Load page</b>: the page opens here, on the site's own host, with that bundle.</li>
-          <li>Act on the page (the bar above) and read the <b>inspector</b>: beacons, rules, tags, consent, the timeline.</li>
+          <li className={chosen ? "done" : ""}>
+            Choose a <b>site</b> and an <b>environment</b> (left): any bundle of the manifest.
+          </li>
+          <li>
+            Choose the <b>page</b>, the <b>visitor</b> and their <b>consent</b>.
+          </li>
+          <li>
+            Press <b>Load page</b>: the page opens here, on the site's own host, with that bundle.
+          </li>
+          <li>
+            Act on the page (the bar above) and read the <b>inspector</b>: beacons, rules, tags, consent, the timeline.
+          </li>
         </ol>
         <p>
-          <a href="/docs/preview.md" target="_blank" rel="noreferrer" data-testid="docs-link">How the preview works (docs/preview.md)</a>
+          <a href="/docs/preview.md" target="_blank" rel="noreferrer" data-testid="docs-link">
+            How the preview works (docs/preview.md)
+          </a>
         </p>
       </div>
     </div>
@@ -99,7 +109,14 @@ export function App() {
     if (!catalogue || !bundle) return;
     let live = true;
     const others = catalogue.bundles.filter((b) => b.dist === bundle.dist && b.site === bundle.site && b.key !== bundle.key);
-    Promise.all(others.map((b) => api.bundle(b.key).then((r) => (r.config ? normalizeConfig(r.config).rules : []), () => [] as RuleSpec[]))).then((lists) => live && setOffRules(lists.flat()));
+    Promise.all(
+      others.map((b) =>
+        api.bundle(b.key).then(
+          (r) => (r.config ? normalizeConfig(r.config).rules : []),
+          () => [] as RuleSpec[],
+        ),
+      ),
+    ).then((lists) => live && setOffRules(lists.flat()));
     return () => {
       live = false;
     };
@@ -139,7 +156,7 @@ export function App() {
   }, [ready, autoLoaded, load]);
 
   const update = useCallback((patch: Partial<PreviewState>) => setState((s) => ({ ...s, ...patch })), []);
-  const stale = useMemo(() => !!session.page && (session.page.bundleKey !== bundle?.key), [session.page, bundle]);
+  const stale = useMemo(() => !!session.page && session.page.bundleKey !== bundle?.key, [session.page, bundle]);
 
   return (
     <div className="app">
@@ -161,7 +178,18 @@ export function App() {
       </header>
       <aside className="controls">
         {catalogue ? (
-          <Controls catalogue={catalogue} state={state} update={update} bundle={bundle} config={config} onLoad={load} ready={ready} stale={stale} unapplied={unapplied} link={shownUrl} />
+          <Controls
+            catalogue={catalogue}
+            state={state}
+            update={update}
+            bundle={bundle}
+            config={config}
+            onLoad={load}
+            ready={ready}
+            stale={stale}
+            unapplied={unapplied}
+            link={shownUrl}
+          />
         ) : (
           <p className="muted">{error ? "The catalogue did not load." : "Loading the catalogue…"}</p>
         )}
@@ -187,7 +215,16 @@ export function App() {
         )}
       </section>
       <section className="inspector">
-        <Inspector offRules={offRules} entries={session.entries} config={config} bundle={bundle} state={state} update={update} page={session.page} push={(data) => session.send({ kind: "push", data }, "push to the data layer")} />
+        <Inspector
+          offRules={offRules}
+          entries={session.entries}
+          config={config}
+          bundle={bundle}
+          state={state}
+          update={update}
+          page={session.page}
+          push={(data) => session.send({ kind: "push", data }, "push to the data layer")}
+        />
       </section>
     </div>
   );

@@ -27,8 +27,16 @@ async function json<T>(response: Response): Promise<T> {
 
 export const api = {
   catalogue: () => fetch("/api/catalogue", { cache: "no-store" }).then((r) => json<Catalogue>(r)),
-  bundle: (key: string) => fetch(`/api/bundle?key=${encodeURIComponent(key)}`, { cache: "no-store" }).then((r) => json<{ info: BundleInfo; config: Record<string, unknown> | null; problem?: string }>(r)),
+  bundle: (key: string) =>
+    fetch(`/api/bundle?key=${encodeURIComponent(key)}`, { cache: "no-store" }).then((r) =>
+      json<{ info: BundleInfo; config: Record<string, unknown> | null; problem?: string }>(r),
+    ),
   stage: (host: string, key: string | undefined, csp: string) =>
-    fetch("/api/stage", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ host, key, csp }) }).then((r) => json<{ ok: boolean }>(r)),
-  edgeMode: (mode: string) => fetch("/api/edge-mode", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode }) }).then((r) => json<{ mode: string }>(r)),
+    fetch("/api/stage", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ host, key, csp }) }).then((r) =>
+      json<{ ok: boolean }>(r),
+    ),
+  edgeMode: (mode: string) =>
+    fetch("/api/edge-mode", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode }) }).then((r) =>
+      json<{ mode: string }>(r),
+    ),
 };

@@ -71,7 +71,9 @@ export function useSession() {
         case "ack": {
           pending.current.get(msg.id)?.(msg.ok, msg.error);
           pending.current.delete(msg.id);
-          setEntries((list) => list.map((e) => (e.kind === "action" && (e.detail as { id?: number } | undefined)?.id === msg.id ? { ...e, ok: msg.ok, error: msg.error } : e)));
+          setEntries((list) =>
+            list.map((e) => (e.kind === "action" && (e.detail as { id?: number } | undefined)?.id === msg.id ? { ...e, ok: msg.ok, error: msg.error } : e)),
+          );
           return;
         }
         case "monitor":
@@ -88,7 +90,15 @@ export function useSession() {
         case "consent":
           return add({ kind: "consent", page: pageNo.current, at: msg.at, groups: msg.groups, via: msg.via });
         case "csp":
-          return add({ kind: "csp", page: pageNo.current, at: msg.at, directive: msg.directive, blockedURI: msg.blockedURI, sourceFile: msg.sourceFile, sample: msg.sample });
+          return add({
+            kind: "csp",
+            page: pageNo.current,
+            at: msg.at,
+            directive: msg.directive,
+            blockedURI: msg.blockedURI,
+            sourceFile: msg.sourceFile,
+            sample: msg.sample,
+          });
         case "error":
           return add({ kind: "error", page: pageNo.current, at: msg.at, message: msg.message, source: msg.source });
         case "snapshot":
@@ -124,7 +134,12 @@ export function useSession() {
     const query = pageQuery(state.path ? undefined : template?.query, state.flags, state.query);
     const frame = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     await Promise.all([api.stage(bundle.host, bundle.key, state.csp), api.edgeMode(state.edge)]);
-    const setup = pageSetup(state, config, { frame, parentOrigin: location.origin, dataLayer: template && !state.path ? (template.dataLayer ?? []) : [], now: Date.now() });
+    const setup = pageSetup(state, config, {
+      frame,
+      parentOrigin: location.origin,
+      dataLayer: template && !state.path ? (template.dataLayer ?? []) : [],
+      now: Date.now(),
+    });
     frameRef.current = frame;
     pageNo.current = 0;
     pageOrigin.current = undefined;
@@ -133,7 +148,15 @@ export function useSession() {
     pending.current.clear();
     setEntries([]);
     const src = pageUrl(bundle.host, path, query, location.port);
-    setPage({ frame, host: bundle.host, src, frameSrc: frameUrl(src, state.referrer), name: JSON.stringify(setup), startedAt: startedAt.current, bundleKey: bundle.key });
+    setPage({
+      frame,
+      host: bundle.host,
+      src,
+      frameSrc: frameUrl(src, state.referrer),
+      name: JSON.stringify(setup),
+      startedAt: startedAt.current,
+      bundleKey: bundle.key,
+    });
   }, []);
 
   /** Sends a message to the page; resolves with the bridge's answer. */

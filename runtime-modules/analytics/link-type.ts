@@ -88,7 +88,13 @@ export function linkName(raw: string, type: LinkType, smallWords: readonly strin
  * extension, an external partner domain, a feature's path cut to 24.
  */
 export function linkClick(type: LinkType, raw: string, u: URL | undefined, rules: LinkRules, extra?: Partial<LinkClick>): LinkClick {
-  const click: LinkClick = { type, name: linkName(raw, type, rules.smallWords), url: !u ? "" : type === "mailto" || type === "tel" ? u.protocol : safeUrl(u.href), pathingHit: PATHING_HIT[type], ...extra };
+  const click: LinkClick = {
+    type,
+    name: linkName(raw, type, rules.smallWords),
+    url: !u ? "" : type === "mailto" || type === "tel" ? u.protocol : safeUrl(u.href),
+    pathingHit: PATHING_HIT[type],
+    ...extra,
+  };
   if (type === "promo") click.targeted = /^tnt:/i.test(squash(raw));
   if (u && type === "download") click.code = extensionOf(u);
   if (u && type === "external") click.code = findDomain(u.hostname.toLowerCase(), rules.partnerDomains);
@@ -127,10 +133,12 @@ export function classifyLink(input: LinkInput, rules: LinkRules): LinkClick | un
   if (proto !== "http" && proto !== "https") return undefined;
   if (d.searchResult != null) return linkClick("searchResult", input.text, u, rules);
   if (d.promo != null) return linkClick("promo", d.promo || input.text, u, rules);
-  if (input.globalNav || d.nav != null) return linkClick("nav", input.text, u, rules, { code: (!input.globalNav && squash(d.nav || "").toLowerCase()) || GLOBAL_NAV_CODE });
+  if (input.globalNav || d.nav != null)
+    return linkClick("nav", input.text, u, rules, { code: (!input.globalNav && squash(d.nav || "").toLowerCase()) || GLOBAL_NAV_CODE });
   if (rules.downloadExtensions.indexOf(extensionOf(u)) >= 0) return linkClick("download", input.text, u, rules);
   const host = u.hostname.toLowerCase();
-  if (host !== input.pageHost.toLowerCase() && !onDomain(host, input.apexDomain) && !findDomain(host, rules.internalDomains)) return linkClick("external", input.text, u, rules);
+  if (host !== input.pageHost.toLowerCase() && !onDomain(host, input.apexDomain) && !findDomain(host, rules.internalDomains))
+    return linkClick("external", input.text, u, rules);
   return linkClick("feature", d.feature || input.text, u, rules);
 }
 

@@ -64,7 +64,10 @@ export function isPreventedHash(route: string, preventedHashes: readonly string[
  * prevented list (isPreventedHash).
  */
 export function hashCode(hash: string, preventedHashes: readonly string[]): string {
-  const h = hash.replace(/^#?[/!]*/, "").split("?")[0].toLowerCase();
+  const h = hash
+    .replace(/^#?[/!]*/, "")
+    .split("?")[0]
+    .toLowerCase();
   return isPreventedHash(h, preventedHashes) ? "" : h;
 }
 
@@ -94,7 +97,12 @@ export function pageName(input: PageNameInput, rules: PageNameRules): string {
   const codes = input.codes.map(pageCode).filter((c) => !!c);
   const parts = [pageCode(input.site)].concat(codes.length ? codes : [rules.rootPageCode]);
   // A hash route's own segments are codes too, joined by the site's separator ("scores:app:details:math").
-  const hash = input.hash ? pageCode(hashCode(input.hash, rules.preventedHashes)).split("/").filter((c) => !!c).join(rules.separator) : "";
+  const hash = input.hash
+    ? pageCode(hashCode(input.hash, rules.preventedHashes))
+        .split("/")
+        .filter((c) => !!c)
+        .join(rules.separator)
+    : "";
   if (hash) parts.push(hash);
   return parts.concat(input.query ? pageParams(input.query, rules.keepParams, rules.dropParams) : []).join(rules.separator);
 }

@@ -34,7 +34,15 @@ export function decodeFully(text: string): string {
  * decoded (so REGNO, reg%4Eo, reg%254Eo and a%26regNo all count).
  */
 export function isRedactedParam(name: string): boolean {
-  return REDACTED_PARAMS.indexOf(decodeFully(name.replace(/\+/g, " ")).split(/[?&;#]/).pop()!.trim().toLowerCase()) >= 0;
+  return (
+    REDACTED_PARAMS.indexOf(
+      decodeFully(name.replace(/\+/g, " "))
+        .split(/[?&;#]/)
+        .pop()!
+        .trim()
+        .toLowerCase(),
+    ) >= 0
+  );
 }
 
 /** Whether text holds an = or its escape %3d, which every redacted pair needs. */
@@ -76,7 +84,7 @@ const VALUE_ENDS = "&;/:?#|^\\s";
 /** Where the first value of a redacted name starts (after name=, wherever the name stands: after = or -, too), -1 when none is left. */
 function secretAt(text: string): number {
   const re = /(?<![\w%])([\w%]+)=/g;
-  for (let m; (m = re.exec(text)); ) if (isRedactedParam(m[1]) && text.indexOf(REDACTED, re.lastIndex) !== re.lastIndex) return re.lastIndex;
+  for (let m; (m = re.exec(text));) if (isRedactedParam(m[1]) && text.indexOf(REDACTED, re.lastIndex) !== re.lastIndex) return re.lastIndex;
   return -1;
 }
 
@@ -91,7 +99,7 @@ export function redactText(text: string): string {
   const out = hasPair(text) ? replaceRedactedPairs(redactUrl(text), VALUE_ENDS, (sep, name) => sep + name + "=" + REDACTED) : text;
   let d = decodeFully(out);
   if (secretAt(d) < 0) return out;
-  for (let i; (i = secretAt(d)) >= 0; ) d = d.slice(0, i) + REDACTED + d.slice(i).replace(/^[^&;/:?#|^\s]*/, "");
+  for (let i; (i = secretAt(d)) >= 0;) d = d.slice(0, i) + REDACTED + d.slice(i).replace(/^[^&;/:?#|^\s]*/, "");
   return d;
 }
 
@@ -101,7 +109,11 @@ export function redactText(text: string): string {
  * is no user name.
  */
 export function hasAtSign(text: string): boolean {
-  return decodeFully(text).replace(/@AdobeOrg(?![\w.-])/g, "").indexOf("@") >= 0;
+  return (
+    decodeFully(text)
+      .replace(/@AdobeOrg(?![\w.-])/g, "")
+      .indexOf("@") >= 0
+  );
 }
 
 /** "Tracking is not allowed when the page address contains an at-sign" (also when percent-encoded, %40, %2540, …). */

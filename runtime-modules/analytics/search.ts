@@ -67,7 +67,8 @@ function num(value: unknown): number | undefined {
 /** A record of term and type (blank: the placeholders) with the type's event; the other fields as given, blank ones left out. */
 function record(term: string, type: string, fields: Omit<SearchRecord, "term" | "type" | "event">): SearchRecord {
   const r: SearchRecord = { term: term || NO_SEARCH_PHRASE, type: type || NO_SEARCH_TYPE, event: SEARCH_EVENTS[type] || SITE_SEARCH_EVENT };
-  for (const k of Object.keys(fields) as Array<keyof typeof fields>) if (fields[k] !== undefined && fields[k] !== "") (r as unknown as Record<string, unknown>)[k] = fields[k];
+  for (const k of Object.keys(fields) as Array<keyof typeof fields>)
+    if (fields[k] !== undefined && fields[k] !== "") (r as unknown as Record<string, unknown>)[k] = fields[k];
   return r;
 }
 
@@ -96,7 +97,7 @@ export function searchRecord(push: Readonly<Record<string, unknown>>, siteSearch
   if (nullified && term.indexOf(NULL_PREFIX)) term = NULL_PREFIX + term;
   const orig = text(push.origTerm) || typed;
   return record(term, type, {
-    quick: (push.isQuick === true || type === "college") || undefined,
+    quick: push.isQuick === true || type === "college" || undefined,
     nullified: nullified || undefined,
     count,
     facet: Array.isArray(push.facet) ? push.facet.map(text).filter(Boolean).join("|") : text(push.facet),

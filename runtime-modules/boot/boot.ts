@@ -10,15 +10,7 @@ import { readDebugMode } from "../core/debug-switch";
 import { detectEnvironment } from "../core/environment";
 import { findNonce, createLoadScript } from "../core/load-script";
 import { createLogger, errorText } from "../core/log";
-import {
-  ALREADY_LOADED,
-  BOOT_FAILED,
-  COMMAND_FAILED,
-  DYNAMIC_HOST_NOT_ALLOWED,
-  MODULE_CONFIG_MISSING,
-  MODULE_FAILED,
-  NOT_AUTHORIZED,
-} from "../core/messages";
+import { ALREADY_LOADED, BOOT_FAILED, COMMAND_FAILED, DYNAMIC_HOST_NOT_ALLOWED, MODULE_CONFIG_MISSING, MODULE_FAILED, NOT_AUTHORIZED } from "../core/messages";
 import { createMonitor } from "../core/monitor";
 import { readPage } from "../core/page";
 import { VERSION } from "../core/version";
@@ -111,17 +103,52 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     // The page as it is now: read again only when the address changed (a record asks for it several times).
     let seen: PageInfo | undefined;
     const currentPage = () => (seen && seen.href === loc.href ? seen : (seen = readPage(loc, doc)));
-    const values = createProvidedValues({ site: config.site.code, siteName: config.site.name, appId: config.site.appId, env, bundleVersion: VERSION, loggedIn: false });
+    const values = createProvidedValues({
+      site: config.site.code,
+      siteName: config.site.name,
+      appId: config.site.appId,
+      env,
+      bundleVersion: VERSION,
+      loggedIn: false,
+    });
     identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
-    const analytics = createAnalytics({ config, consent, cookies, cookieJar: jar, log, monitor, page: currentPage, win, pageName: () => values.get("pageName") as string || defaultPageName(config, currentPage().path) });
+    const analytics = createAnalytics({
+      config,
+      consent,
+      cookies,
+      cookieJar: jar,
+      log,
+      monitor,
+      page: currentPage,
+      win,
+      pageName: () => (values.get("pageName") as string) || defaultPageName(config, currentPage().path),
+    });
     analytics.start();
-    const services: Omit<ModuleServices<unknown>, "config"> = { win, bundle: config, log, monitor, consent, cookies, page, loadScript, values, dataLayer, analytics };
+    const services: Omit<ModuleServices<unknown>, "config"> = {
+      win,
+      bundle: config,
+      log,
+      monitor,
+      consent,
+      cookies,
+      page,
+      loadScript,
+      values,
+      dataLayer,
+      analytics,
+    };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     consent.onPrivacyChange((changes) => {
-      for (const c of changes) analytics.event({ name: "privacy consent change", eventType: "kiwi.privacyConsentChange", linkType: "other", variables: { eVar71: c.status, eVar72: c.type, eVar73: c.region, eVar74: c.actionSource } });
+      for (const c of changes)
+        analytics.event({
+          name: "privacy consent change",
+          eventType: "kiwi.privacyConsentChange",
+          linkType: "other",
+          variables: { eVar71: c.status, eVar72: c.type, eVar73: c.region, eVar74: c.actionSource },
+        });
     });
 
     for (const name of Object.keys(factories) as ModuleName[]) {

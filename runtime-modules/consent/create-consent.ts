@@ -2,7 +2,14 @@ import type { BundleConfig, ConsentCategory } from "../../generator/config/bundl
 import type { ConsentGate, LoadScript, Logger, Monitor, TagDecisionReport } from "../core/types";
 import type { ConsentState } from "./state";
 import type { TagStatus } from "./tag-status";
-import { CONSENT_HOOK_FAILED, MODULE_FAILED, SCRIPT_EMBEDDING_FAILED, TAGS_EMBED_SKIPPED_NO_CONSENT, CONSENT_BANNER_CONFIG_FAILED, CONSENT_BANNER_TIMEOUT } from "../core/messages";
+import {
+  CONSENT_HOOK_FAILED,
+  MODULE_FAILED,
+  SCRIPT_EMBEDDING_FAILED,
+  TAGS_EMBED_SKIPPED_NO_CONSENT,
+  CONSENT_BANNER_CONFIG_FAILED,
+  CONSENT_BANNER_TIMEOUT,
+} from "../core/messages";
 import { errorText } from "../core/log";
 import { bannerPlan, bannerPlanEvent } from "./banner-plan";
 import { consentReducer, initialConsentState } from "./state";
@@ -152,7 +159,8 @@ export function createConsent(deps: ConsentDeps): Consent {
     });
     // A page-level refusal (query parameter, synthetics, configuration, legal) is kept for the session.
     try {
-      if (decision.status.status === "disabled" && decision.reason !== "stored-status") store?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
+      if (decision.status.status === "disabled" && decision.reason !== "stored-status")
+        store?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
       else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
     } catch {
       /* storage blocked: decide again next page */
@@ -177,7 +185,13 @@ export function createConsent(deps: ConsentDeps): Consent {
       let done = false;
       const attempt = (): boolean => {
         const d = decide(tagCode, category);
-        monitor.emit("tag", { tag: tagCode, state: d.allowed ? "allowed" : d.reason === "consent-category" ? "waiting" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
+        monitor.emit("tag", {
+          tag: tagCode,
+          state: d.allowed ? "allowed" : d.reason === "consent-category" ? "waiting" : "blocked",
+          reason: d.reason,
+          consent: d.category,
+          detail: d.detail,
+        });
         if (d.allowed) {
           done = true;
           guard(load);
@@ -212,7 +226,13 @@ export function createConsent(deps: ConsentDeps): Consent {
       }
       hook();
       readGroups();
-      const plan = bannerPlan({ internal: config.site.internal, host: win.location.hostname, query: win.location.search, banner: config.consent.banner, privacyHostPattern: config.consent.privacyHostPattern });
+      const plan = bannerPlan({
+        internal: config.site.internal,
+        host: win.location.hostname,
+        query: win.location.search,
+        banner: config.consent.banner,
+        privacyHostPattern: config.consent.privacyHostPattern,
+      });
       monitor.emit("banner", { plan: plan.action, reason: "reason" in plan ? plan.reason : undefined });
       const event = bannerPlanEvent(plan);
       if (plan.action === "fail") log.error(CONSENT_BANNER_CONFIG_FAILED, { missing: plan.missing });

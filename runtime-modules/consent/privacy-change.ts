@@ -19,11 +19,7 @@ export interface PrivacyConsentChange {
  * The privacy consent change records between two banner states, in category
  * order; none when nothing changed (for example a repeated groups report).
  */
-export function privacyConsentChanges(
-  prev: ConsentState,
-  next: ConsentState,
-  context: { region?: string; actionSource: string },
-): PrivacyConsentChange[] {
+export function privacyConsentChanges(prev: ConsentState, next: ConsentState, context: { region?: string; actionSource: string }): PrivacyConsentChange[] {
   const region = context.region || "No Data";
   const changes: PrivacyConsentChange[] = [];
   for (const type of CATEGORIES) {

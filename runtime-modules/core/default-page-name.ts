@@ -6,6 +6,9 @@ import type { BundleConfig } from "../../generator/config/bundle-config.js";
  * code ("home"). The analytics pipeline's page-name rules replace this.
  */
 export function defaultPageName(config: Pick<BundleConfig, "site" | "pageNames">, path: string): string {
-  const parts = path.split("/").filter(Boolean).map((p) => p.toLowerCase());
+  const parts = path
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
   return [config.site.code, ...(parts.length ? parts : [config.pageNames.rootPageCode])].join(config.pageNames.separator);
 }

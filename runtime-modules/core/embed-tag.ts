@@ -24,14 +24,7 @@ export function skipTag(services: Pick<ModuleServices<unknown>, "log" | "monitor
  * ready. The gate reports each decision to the monitor with its reason.
  * Failures are logged ("script embedding failed"), never thrown.
  */
-export function embedTag(
-  services: TagServices,
-  tag: string,
-  category: ConsentCategory,
-  src: string,
-  options: LoadScriptOptions,
-  onLoaded: () => void,
-): void {
+export function embedTag(services: TagServices, tag: string, category: ConsentCategory, src: string, options: LoadScriptOptions, onLoaded: () => void): void {
   const { log, consent, loadScript } = services;
   consent.whenTagAllowed(tag, category, () => {
     const load = () => {

@@ -26,10 +26,7 @@ export function findNonce(doc: Pick<Document, "currentScript" | "querySelectorAl
  * for the same src gets the first call's promise; a script already in the
  * page with the same id counts as loaded and is not inserted again.
  */
-export function createLoadScript(
-  doc: Pick<Document, "createElement" | "getElementById" | "head" | "documentElement">,
-  nonce?: string,
-): LoadScript {
+export function createLoadScript(doc: Pick<Document, "createElement" | "getElementById" | "head" | "documentElement">, nonce?: string): LoadScript {
   const pending: Record<string, Promise<void> | undefined> = {};
   return (src, options) => {
     const id = options && options.id;

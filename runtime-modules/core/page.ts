@@ -1,10 +1,7 @@
 import type { PageInfo } from "./types";
 
 /** The page as the bundle found it when it started. */
-export function readPage(
-  loc: { hostname: string; pathname: string; search: string; hash: string; href: string },
-  doc: { referrer: string },
-): PageInfo {
+export function readPage(loc: { hostname: string; pathname: string; search: string; hash: string; href: string }, doc: { referrer: string }): PageInfo {
   return {
     host: loc.hostname,
     path: loc.pathname,

@@ -101,7 +101,11 @@ export interface ModuleServices<C> {
   /** Values for data elements: a module provides its own (`values.provide("pageName", …)`). */
   values: ProvidedValues;
   /** The data layer (computed state, listeners, push). */
-  dataLayer: { get(path: string): unknown; push(item: Record<string, unknown>): void; on(listener: (push: Record<string, unknown>, event: string | undefined) => void): void };
+  dataLayer: {
+    get(path: string): unknown;
+    push(item: Record<string, unknown>): void;
+    on(listener: (push: Record<string, unknown>, event: string | undefined) => void): void;
+  };
   /** Analytics (the Edge client). */
   analytics: Analytics;
 }

@@ -23,7 +23,8 @@ export const EVENT_DOCS = {
       pageName: "A full page name; when absent the bundle composes it from site code, flow code, page code and view code, joined by '/' (':' in app style).",
       flowCode: "e.g. reg, login, forgotpw.",
       pageCode: "e.g. enter-data, success. UUID-shaped parts become the word uuid.",
-      errorCode: "This is an error page. 404, 500, down, highvolume, 403 and 422 (any case) name the site's error page (site/404errorpage, site/downpage, ...); another code gives site, page and code.",
+      errorCode:
+        "This is an error page. 404, 500, down, highvolume, 403 and 422 (any case) name the site's error page (site/404errorpage, site/downpage, ...); another code gives site, page and code.",
     },
   },
   "link-click": {
@@ -85,16 +86,28 @@ export const EVENT_DOCS = {
   },
   "search-result-click": {
     when: "A site search result is clicked.",
-    example: { destination: "https://bigfuture.kiwi.example/colleges/university-of-kiwi", searchData: { term: "kiwi", type: "college", strFacet: "location", isQuick: false } },
+    example: {
+      destination: "https://bigfuture.kiwi.example/colleges/university-of-kiwi",
+      searchData: { term: "kiwi", type: "college", strFacet: "location", isQuick: false },
+    },
     notes: { "searchData.strFacet": "Facets, pipe-separated." },
   },
   "list-change": {
     when: "An item is added to or removed from a saved list (colleges, careers, scholarships).",
-    example: { changeType: "added-list-item", itemType: "college", itemName: "University of Kiwi", itemId: "1234", sourceUi: "college-profile", newTotalItemsInList: 3 },
+    example: {
+      changeType: "added-list-item",
+      itemType: "college",
+      itemName: "University of Kiwi",
+      itemId: "1234",
+      sourceUi: "college-profile",
+      newTotalItemsInList: 3,
+    },
     notes: {
       itemType: "Required (else warning, no record).",
-      itemName: "Required (else warning, no record). A failed add in the UI is an application-error with code bf-ui-failure, message adding-{itemType}:{itemName}.",
-      newTotalItemsInList: "Required integer (else warning 'required data missing', no record). For a known user, the first, third and sixth item added are milestones.",
+      itemName:
+        "Required (else warning, no record). A failed add in the UI is an application-error with code bf-ui-failure, message adding-{itemType}:{itemName}.",
+      newTotalItemsInList:
+        "Required integer (else warning 'required data missing', no record). For a known user, the first, third and sixth item added are milestones.",
     },
   },
   "list-view": {
@@ -109,7 +122,16 @@ export const EVENT_DOCS = {
   },
   "career-quiz": {
     when: "A page of the career quiz is shown or answered: the first question page starts the quiz, the last completes it.",
-    example: { pageName: "career-quiz:question", funnelId: "cq-2024", questionsVersion: "v3", currentPage: 1, latestPage: 1, questionsTotal: 30, questionsPerPage: 5, start: 1 },
+    example: {
+      pageName: "career-quiz:question",
+      funnelId: "cq-2024",
+      questionsVersion: "v3",
+      currentPage: 1,
+      latestPage: 1,
+      questionsTotal: 30,
+      questionsPerPage: 5,
+      start: 1,
+    },
     notes: {
       start: "1 on the page that starts the quiz (the spec records the start time then).",
       complete: "1 on the page that completes the quiz (the spec records the stop time and timeToComplete in seconds, 0 if not a number, then resets both).",
@@ -118,7 +140,15 @@ export const EVENT_DOCS = {
   },
   "registration-step": {
     when: "A page of a SAT registration flow is shown or acted on (page named flow:page).",
-    example: { flow: "newreg", page: "datetc-choosecenter", satRegNo: "R123456", adminDate: "2024/10/05", adminCode: "OCT24", registrantType: "repeat", steps: [{ page: "datetc-choosecenter", action: "view", pageReach: 1 }] },
+    example: {
+      flow: "newreg",
+      page: "datetc-choosecenter",
+      satRegNo: "R123456",
+      adminDate: "2024/10/05",
+      adminCode: "OCT24",
+      registrantType: "repeat",
+      steps: [{ page: "datetc-choosecenter", action: "view", pageReach: 1 }],
+    },
     notes: {
       flow: "newreg (new registration), changereg, cancelreg, answersvc (answer service), satregconc (concise).",
       page: "e.g. start, profile-start, datetc-choosedate, photo-upload, order-review, order-complete (the terminal step).",
@@ -135,7 +165,14 @@ export const EVENT_DOCS = {
   },
   "test-order": {
     when: "A SAT School Day or PSAT-family test order is placed or edited.",
-    example: { orderId: "TO-2024-0042", tests: [{ name: "PSAT/NMSQT", previousOrderQty: 120, updatedOrderQty: 150, adminYear: "2024", semester: "fall", grades: ["10", "11"], allocatedSchools: 12 }], billing: true, contractCells: ["-", "-"] },
+    example: {
+      orderId: "TO-2024-0042",
+      tests: [
+        { name: "PSAT/NMSQT", previousOrderQty: 120, updatedOrderQty: 150, adminYear: "2024", semester: "fall", grades: ["10", "11"], allocatedSchools: 12 },
+      ],
+      billing: true,
+      contractCells: ["-", "-"],
+    },
     notes: {
       "tests.updatedOrderQty": "An edit is labelled increased or decreased with the amount.",
       "tests.grades": "Grades added or removed are recorded for edits.",
@@ -155,11 +192,28 @@ export const EVENT_DOCS = {
   "vouchers-order": {
     when: "A vouchers order is placed, edited or downloaded on the test-day tool.",
     example: { action: "order-new", id: "V-5521", quantity: 25, maxCostUsd: 1500 },
-    notes: { action: "An unknown action is warned ('voucher action type not recognized') and ignored.", id: "Without an id: warned ('vouchers order ID missing'), skipped." },
+    notes: {
+      action: "An unknown action is warned ('voucher action type not recognized') and ignored.",
+      id: "Without an id: warned ('vouchers order ID missing'), skipped.",
+    },
   },
   "score-view": {
     when: "A page that shows SAT or PSAT scores has its score records (score-report, hub score, registration-flow and dashboard pages only).",
-    example: { scores: [{ admin_event: { asmt_event_id: "5501", asmt_family_cd: 1, event_title: "SAT School Day", event_start_dt: "2024-10-16", admin_yyyymm: "202410", asmt_id: "99" }, assessmentIndicators: { scoreAvailableInd: "Y" } }] },
+    example: {
+      scores: [
+        {
+          admin_event: {
+            asmt_event_id: "5501",
+            asmt_family_cd: 1,
+            event_title: "SAT School Day",
+            event_start_dt: "2024-10-16",
+            admin_yyyymm: "202410",
+            asmt_id: "99",
+          },
+          assessmentIndicators: { scoreAvailableInd: "Y" },
+        },
+      ],
+    },
     notes: {
       scores: "After score tracking, score data in the data layer is reset.",
       "scores.admin_event.asmt_event_id": "Without it: 'admin_event.asmt_event_id not found for this score'.",
@@ -191,25 +245,46 @@ export const EVENT_DOCS = {
   },
   "award-download": {
     when: "A National Recognition Program award document is downloaded.",
-    example: { award: { id: "nrp-ahsp", name: "National African American Recognition Program", year: 2024 }, downloads: [{ id: "nrp-ahsp", name: "Award letter", year: 2024 }] },
+    example: {
+      award: { id: "nrp-ahsp", name: "National African American Recognition Program", year: 2024 },
+      downloads: [{ id: "nrp-ahsp", name: "Award letter", year: 2024 }],
+    },
     notes: { application: "The program application: program id, name, year.", downloads: "The documents downloaded: id, year, name." },
   },
   purchase: {
     when: "An order is completed in the store, score sends, answer services, search licensing or another purchase flow.",
-    example: { transaction: { type: "Answer Services", id: "sa-778899", purchaseIdPrefix: "sa" }, products: [{ id: "qas", category: "answer-services", quantity: 1, price: 18 }] },
+    example: {
+      transaction: { type: "Answer Services", id: "sa-778899", purchaseIdPrefix: "sa" },
+      products: [{ id: "qas", category: "answer-services", quantity: 1, price: 18 }],
+    },
     notes: {
-      "transaction.purchaseIdPrefix": "answer services sa, AP score sending as, event app be, search licensing hsl, plans hsp, CLEP cp, online meeting ev, online store so, SAT registration sr, cancel sx, change sc, score sends ss.",
+      "transaction.purchaseIdPrefix":
+        "answer services sa, AP score sending as, event app be, search licensing hsl, plans hsp, CLEP cp, online meeting ev, online store so, SAT registration sr, cancel sx, change sc, score sends ss.",
       "products.diCode": "For AP score sends.",
       productsView: "Ids of the products shown.",
     },
   },
   "clep-order": {
     when: "A CLEP exam registration order is completed.",
-    example: { examRegCount: 2, transaction: { type: "CLEP", id: "cp-1122", purchaseIdPrefix: "cp" }, products: [{ id: "clep-biology", price: 93 }, { id: "clep-spanish", price: 93 }] },
+    example: {
+      examRegCount: 2,
+      transaction: { type: "CLEP", id: "cp-1122", purchaseIdPrefix: "cp" },
+      products: [
+        { id: "clep-biology", price: 93 },
+        { id: "clep-spanish", price: 93 },
+      ],
+    },
   },
   "hed-search": {
     when: "A higher-education search plan is purchased or records are licensed.",
-    example: { action: "purchase-plan", subscriptionYear: 2025, subscriptionPlan: "annual", currentPlan: "basic", planPurchased: "premium", filters: [{ name: "state", value: "CA" }] },
+    example: {
+      action: "purchase-plan",
+      subscriptionYear: 2025,
+      subscriptionPlan: "annual",
+      currentPlan: "basic",
+      planPurchased: "premium",
+      filters: [{ name: "state", value: "CA" }],
+    },
     notes: {
       filters: "Filter list: name and value.",
       sixMonthsAgo: "True when the last order is six or more months old.",
@@ -222,9 +297,18 @@ export const EVENT_DOCS = {
   },
   video: {
     when: "A video player reports a playback event. On the sites with the video module, the module pushes these for the platform's embedded players (docs/modules.md, \"Video\"); a page's own player may push them too. Both are recorded the same way.",
-    example: { videoEvent: "milestone", videoId: "a1B2_c3-D4", videoTitle: "How to register", videoType: "video-on-demand", videoDuration: 184, videoCurrentTime: 60, videoMilestone: "60s" },
+    example: {
+      videoEvent: "milestone",
+      videoId: "a1B2_c3-D4",
+      videoTitle: "How to register",
+      videoType: "video-on-demand",
+      videoDuration: 184,
+      videoCurrentTime: 60,
+      videoMilestone: "60s",
+    },
     notes: {
-      videoEvent: "As the spec names them: playing is started on the first play, replayed after an end, resumed after a pause; an event identical to the previous one is not pushed again. Milestones at 30, 60, 90, 120 s.",
+      videoEvent:
+        "As the spec names them: playing is started on the first play, replayed after an end, resumed after a pause; an event identical to the previous one is not pushed again. Milestones at 30, 60, 90, 120 s.",
       videoId: "Letters, digits, underscore and hyphen.",
       videoVolume: "Integer 0-100.",
       videoMilestone: "Ends in s or %; percent milestones are ignored for live video.",
@@ -238,7 +322,12 @@ export const EVENT_DOCS = {
   },
   "web-vitals": {
     when: "A batch of page-performance metrics is ready (the bundle collects them itself where it can).",
-    example: { metrics: [{ name: "LCP", rating: "good", navigationType: "navigate", delta: 1830 }, { name: "CLS", rating: "good", navigationType: "navigate", delta: 0.02 }] },
+    example: {
+      metrics: [
+        { name: "LCP", rating: "good", navigationType: "navigate", delta: 1830 },
+        { name: "CLS", rating: "good", navigationType: "navigate", delta: 0.02 },
+      ],
+    },
     notes: { "metrics.delta": "CLS delta times 1000 rounded; others rounded." },
   },
   "application-error": {
@@ -266,7 +355,15 @@ export const EVENT_DOCS = {
   },
   identity: {
     when: "An application that knows the signed-in user better than the sign-in cookies (for example after a profile edit) reports them.",
-    example: { accountId: "1000234", namespace: "st", orgId: "No Data", graduationYear: 2026, gradeLevel: 11, studentSearchOptIn: true, roles: [{ roleId: "student", orgId: "No Data" }] },
+    example: {
+      accountId: "1000234",
+      namespace: "st",
+      orgId: "No Data",
+      graduationYear: 2026,
+      gradeLevel: 11,
+      studentSearchOptIn: true,
+      roles: [{ roleId: "student", orgId: "No Data" }],
+    },
     notes: {
       accountId: "A non-empty string.",
       namespace: "st student, pf professional.",
@@ -337,7 +434,16 @@ export const EVENT_DOCS = {
   },
   "k12-bi-report": {
     when: "A BI report starts, finishes with or without data, or is scheduled.",
-    example: { biReport: { name: "score-summary", status: "finished-with-data", tab: "overview", orgLevel: "district", adminAcademicYear: "2024-25", facets: "relative-year|grades" } },
+    example: {
+      biReport: {
+        name: "score-summary",
+        status: "finished-with-data",
+        tab: "overview",
+        orgLevel: "district",
+        adminAcademicYear: "2024-25",
+        facets: "relative-year|grades",
+      },
+    },
     notes: { "biReport.facets": "Facets such as relative year, grades, demographics, pipe-separated." },
   },
   "k12-user-action": {
@@ -366,6 +472,9 @@ export const EVENT_DOCS = {
   "load-tags": {
     when: "An application asks the bundle to load the tags of a consent category at a lifecycle moment.",
     example: { consentType: "performance", lifecycleEvent: "dom-ready" },
-    notes: { consentType: "Performance, Functional, Marketing, Program-Functional or Program-Marketing (any case); without it: 'missing consentType or lifecycleEvent'." },
+    notes: {
+      consentType:
+        "Performance, Functional, Marketing, Program-Functional or Program-Marketing (any case); without it: 'missing consentType or lifecycleEvent'.",
+    },
   },
 } satisfies { [E in DataLayerEvent]: EventDoc<E> };

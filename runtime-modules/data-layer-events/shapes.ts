@@ -25,7 +25,14 @@ export interface Fields {
 export const EVENT_SHAPES = {
   /* ---- Pages, links, modals, forms ---- */
   "page-view": { pageName: "string?", flowCode: "string?", pageCode: "string?", viewCode: "string?", errorCode: "string|number?" },
-  "link-click": { linkType: "searchResult|promo|nav|external|download|feature|mailto|tel", linkName: "string?", linkUrl: "string?", eventCode: "string?", pathingHit: "boolean?", hasData: "boolean?" },
+  "link-click": {
+    linkType: "searchResult|promo|nav|external|download|feature|mailto|tel",
+    linkName: "string?",
+    linkUrl: "string?",
+    eventCode: "string?",
+    pathingHit: "boolean?",
+    hasData: "boolean?",
+  },
   "promo-click": { name: "string", destination: "string?", targeted: "boolean?" },
   modal: { modalName: "string", modalState: "shown|hidden", hostPage: "string?" },
   "form-submit": { formName: "string", formStep: "string?" },
@@ -59,7 +66,11 @@ export const EVENT_SHAPES = {
     sourceUi: "string?",
     newTotalItemsInList: "integer",
   },
-  "list-view": { itemType: "college|career|scholarship?", itemListSize: "integer", pageState: "colleges|careers|scholarships|no-colleges|no-careers|no-scholarships?" },
+  "list-view": {
+    itemType: "college|career|scholarship?",
+    itemListSize: "integer",
+    pageState: "colleges|careers|scholarships|no-colleges|no-careers|no-scholarships?",
+  },
   "major-add": { itemName: "string", listSize: "integer", primaryInterest: "string?", addMethod: "string?" },
   "career-quiz": {
     pageName: "string",
@@ -155,7 +166,11 @@ export const EVENT_SHAPES = {
     "products?": [{ id: "string", category: "string?", quantity: "integer?", price: "number?", diCode: "string?" }],
     productsView: "string[]?",
   },
-  "clep-order": { examRegCount: "integer", transaction: { type: "string", id: "string", purchaseIdPrefix: "string?" }, products: [{ id: "string", price: "number", quantity: "integer?" }] },
+  "clep-order": {
+    examRegCount: "integer",
+    transaction: { type: "string", id: "string", purchaseIdPrefix: "string?" },
+    products: [{ id: "string", price: "number", quantity: "integer?" }],
+  },
   "hed-search": {
     action: "purchase-plan|license-records",
     orderVolume: "integer?",
@@ -200,7 +215,12 @@ export const EVENT_SHAPES = {
   "application-error": { code: "string|number", message: "string?", type: "string?", page: "string?", actionSource: "string?", hasData: "boolean?" },
 
   /* ---- Consent, opt-ins, identity, traffic ---- */
-  "privacy-change": { status: "in|out", type: "performance|functional|marketing|programFunctional|programMarketing", region: "string?", actionSource: "string?" },
+  "privacy-change": {
+    status: "in|out",
+    type: "performance|functional|marketing|programFunctional|programMarketing",
+    region: "string?",
+    actionSource: "string?",
+  },
   "opt-in-change": { changeType: "optin|optout|reoptin", action: "string?", actionSource: "string?" },
   "comms-opt-in": { identityKey: "string", email: "yes|no?", sms: "yes|no?", parentData: "yes|no?", ccParent: "yes|no?", parentEmail: "yes|no?" },
   identity: {

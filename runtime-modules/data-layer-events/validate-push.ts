@@ -141,7 +141,8 @@ function checkFields(value: Record<string, unknown>, fields: Fields, prefix: str
     const name = names[i];
     const type = fields[key];
     if (has(name)) checkField(value[name], type, prefix + name, out);
-    else if (key === name && !(typeof type === "string" && type.slice(-1) === "?") && covered.indexOf(name) < 0) out.push([prefix + name, IS_REQUIRED, undefined]);
+    else if (key === name && !(typeof type === "string" && type.slice(-1) === "?") && covered.indexOf(name) < 0)
+      out.push([prefix + name, IS_REQUIRED, undefined]);
   });
 }
 

@@ -73,8 +73,23 @@ export function localTime(d: Date): string {
   const offset = d.getTimezoneOffset();
   const abs = Math.abs(offset);
   return (
-    d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + "T" + pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + "." + pad(d.getMilliseconds(), 3) +
-    (offset > 0 ? "-" : "+") + pad((abs / 60) | 0) + ":" + pad(abs % 60)
+    d.getFullYear() +
+    "-" +
+    pad(d.getMonth() + 1) +
+    "-" +
+    pad(d.getDate()) +
+    "T" +
+    pad(d.getHours()) +
+    ":" +
+    pad(d.getMinutes()) +
+    ":" +
+    pad(d.getSeconds()) +
+    "." +
+    pad(d.getMilliseconds(), 3) +
+    (offset > 0 ? "-" : "+") +
+    pad((abs / 60) | 0) +
+    ":" +
+    pad(abs % 60)
   );
 }
 
@@ -93,7 +108,11 @@ export interface TemporalNow {
  * is kept in storage, valid while the offset and zone name that Date shows
  * ("GMT+0100 (Central European Standard Time)") stay the same.
  */
-export function ianaTimezone(date: Date, storage: Storage | undefined, temporal: TemporalNow | undefined = (globalThis as { Temporal?: TemporalNow }).Temporal): string {
+export function ianaTimezone(
+  date: Date,
+  storage: Storage | undefined,
+  temporal: TemporalNow | undefined = (globalThis as { Temporal?: TemporalNow }).Temporal,
+): string {
   try {
     const zone = temporal && temporal.Now && temporal.Now.timeZoneId && temporal.Now.timeZoneId();
     if (zone) return zone;
@@ -127,11 +146,17 @@ export function contextXdm(win: Window, page: Pick<PageInfo, "href" | "referrer"
   const vv = win.visualViewport;
   const root = win.document.documentElement;
   let orientation = ((screen.orientation && screen.orientation.type) || "").split("-")[0];
-  if (orientation !== "portrait" && orientation !== "landscape") orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
+  if (orientation !== "portrait" && orientation !== "landscape")
+    orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
   return {
     web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
     device: { screenHeight: screen.height, screenWidth: screen.width, screenOrientation: orientation },
-    environment: { type: "browser", browserDetails: vv ? { viewportWidth: Math.round(vv.width), viewportHeight: Math.round(vv.height) } : { viewportWidth: root.clientWidth, viewportHeight: root.clientHeight } },
+    environment: {
+      type: "browser",
+      browserDetails: vv
+        ? { viewportWidth: Math.round(vv.width), viewportHeight: Math.round(vv.height) }
+        : { viewportWidth: root.clientWidth, viewportHeight: root.clientHeight },
+    },
     placeContext: { localTimezoneOffset: date.getTimezoneOffset(), localTime: localTime(date), ianaTimezone: ianaTimezone(date, storage) },
     timestamp: date.toISOString(),
     implementationDetails: { name: "sitetags", version, environment: "browser" },
@@ -187,7 +212,7 @@ export function linkEcid(search: string, hash: string, orgId: string, nowMs: num
     }
   };
   let v = values[values.length - 1];
-  for (let prev = ""; prev !== v; ) v = decode((prev = v));
+  for (let prev = ""; prev !== v;) v = decode((prev = v));
   const props: Record<string, string> = {};
   for (const pair of v.split("|")) {
     const i = pair.indexOf("=");

@@ -68,7 +68,14 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
         if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
         else if (handle.type === "activation:push") destination(item);
         else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(ctx.readJar()) !== item.id) {
-          jar.cookie = cookieText(amcv, "MCMID|" + item.id, domain, config.identity.cookies.legacyIdDays * 86400, win.location.protocol === "https:" ? "None" : undefined, now);
+          jar.cookie = cookieText(
+            amcv,
+            "MCMID|" + item.id,
+            domain,
+            config.identity.cookies.legacyIdDays * 86400,
+            win.location.protocol === "https:" ? "None" : undefined,
+            now,
+          );
         }
       }
     }

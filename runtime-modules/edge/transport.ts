@@ -39,7 +39,15 @@ export function createTransport(win: Window): Transmit {
       if (keepalive) keepaliveBytes += bytes;
       resolve(
         win
-          .fetch(url, { method: "POST", credentials: "include", cache: "no-cache", referrerPolicy: "strict-origin-when-cross-origin", headers: { "Content-Type": BODY_TYPE }, body, keepalive })
+          .fetch(url, {
+            method: "POST",
+            credentials: "include",
+            cache: "no-cache",
+            referrerPolicy: "strict-origin-when-cross-origin",
+            headers: { "Content-Type": BODY_TYPE },
+            body,
+            keepalive,
+          })
           .then((r) => r.text().then((text) => ({ status: r.status, text, header: (name: string) => r.headers.get(name) })))
           .finally(() => {
             if (keepalive) keepaliveBytes -= bytes;

@@ -106,7 +106,8 @@ export function createIdentity(deps: IdentityDeps): Identity {
     state = "identified";
     profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today, cookies.get(settings.fpid.cookie));
     const p = profile;
-    for (const key of ["accountType", "namespace", "orgId", "graduationYear", "gradeLevel", "educationPeriodCode", "jobTitle", "source"] as const) values.provide(key, () => p[key]);
+    for (const key of ["accountType", "namespace", "orgId", "graduationYear", "gradeLevel", "educationPeriodCode", "jobTitle", "source"] as const)
+      values.provide(key, () => p[key]);
     values.provide("identityMap", () => p.identityMap);
     save(nextLoginRecord(record, true, today).record);
   }
@@ -147,18 +148,27 @@ export function createIdentity(deps: IdentityDeps): Identity {
   if (deps.loadScript) {
     const { src, stageParam } = settings.fpid;
     deps.consent.whenTagAllowed("fpid", "performance", () => {
-      deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) => log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }));
+      deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) =>
+        log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }),
+      );
     });
   }
 
   // The lifetime cookie, 60 days, only with performance consent.
   const rules = cookieRules(settings.cookies, config.analytics.orgId);
   deps.consent.whenAllowed("performance", () => {
-    if (cookieAllowed(rules.lifetime, deps.consent.allows) && cookies.get(rules.lifetime.name) === undefined) cookies.set(rules.lifetime.name, String(today.getTime()), cookieWriteOptions(rules.lifetime));
+    if (cookieAllowed(rules.lifetime, deps.consent.allows) && cookies.get(rules.lifetime.name) === undefined)
+      cookies.set(rules.lifetime.name, String(today.getTime()), cookieWriteOptions(rules.lifetime));
   });
 
   const request = loggedIn
-    ? credentialRequest({ settings: settings.credentials, env: config.env, tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""), sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""), random: Math.random })
+    ? credentialRequest({
+        settings: settings.credentials,
+        env: config.env,
+        tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
+        sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
+        random: Math.random,
+      })
     : undefined;
 
   const sequence = new Promise<void>((resolve) => {

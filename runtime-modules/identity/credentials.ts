@@ -34,9 +34,12 @@ export function credentialRequest(input: CredentialRequestInput): CredentialRequ
   if (!settings.serviceUrl || !sessionId) return undefined;
   const nonce = Math.floor(input.random() * 9007199254740991).toString(36);
   const query =
-    "cbEnv=" + encodeURIComponent(input.env) +
-    "&cbAWSDomains=" + encodeURIComponent(settings.awsDomains.join(",")) +
-    "&cacheNonce=" + encodeURIComponent(nonce);
+    "cbEnv=" +
+    encodeURIComponent(input.env) +
+    "&cbAWSDomains=" +
+    encodeURIComponent(settings.awsDomains.join(",")) +
+    "&cacheNonce=" +
+    encodeURIComponent(nonce);
   const base = settings.serviceUrl.replace(/\/+$/, "") + "/" + settings.path.replace(/^\/+/, "");
   const tokenType = (input.tokenType || "").trim();
   return {

@@ -28,8 +28,23 @@ export interface SignInFacts {
 }
 
 const FACT_KEYS = [
-  "accountId", "hashedId", "namespace", "profileType", "orgId", "orgName", "gradYear", "jobTitle", "jobTitleCode",
-  "legacy", "sssOptIn", "csr", "roPairs", "eodbId", "tenantType", "crmId", "aaCustomId",
+  "accountId",
+  "hashedId",
+  "namespace",
+  "profileType",
+  "orgId",
+  "orgName",
+  "gradYear",
+  "jobTitle",
+  "jobTitleCode",
+  "legacy",
+  "sssOptIn",
+  "csr",
+  "roPairs",
+  "eodbId",
+  "tenantType",
+  "crmId",
+  "aaCustomId",
 ] as const;
 
 function present(value: unknown): boolean {

@@ -49,8 +49,7 @@ export function flowKind(flow: string | undefined): "migrate" | "register" | "ot
 export function cbWebEvent(input: WebEventInput): CbWebEvent {
   const kind = flowKind(input.flow);
   const step = (input.step || "").toLowerCase();
-  const completed =
-    (kind !== "other" && step === "success") || (!!input.thankYouPath && trimPath(input.path) === trimPath(input.thankYouPath));
+  const completed = (kind !== "other" && step === "success") || (!!input.thankYouPath && trimPath(input.path) === trimPath(input.thankYouPath));
   const event: CbWebEvent = { appId: input.appId, type: "none", isLogin: false, isReg: false, isMigration: false, isRegMatch: false };
   if (completed) {
     event.isLogin = true;

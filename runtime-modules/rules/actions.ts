@@ -69,19 +69,30 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
   const { dataElements: de } = ctx;
   switch (action.type) {
     case "sendPageView":
-      return beacon(action, ctx.analytics.pageView({ name: action.name === undefined ? undefined : de.resolve(action.name), variables: action.variables && de.resolveDeep(action.variables) }));
+      return beacon(
+        action,
+        ctx.analytics.pageView({
+          name: action.name === undefined ? undefined : de.resolve(action.name),
+          variables: action.variables && de.resolveDeep(action.variables),
+        }),
+      );
     case "sendEvent":
-      return beacon(action, ctx.analytics.event({
-        name: de.resolve(action.name),
-        eventType: action.eventType,
-        linkType: action.linkType,
-        url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
-        variables: action.variables && de.resolveDeep(action.variables),
-      }));
+      return beacon(
+        action,
+        ctx.analytics.event({
+          name: de.resolve(action.name),
+          eventType: action.eventType,
+          linkType: action.linkType,
+          url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
+          variables: action.variables && de.resolveDeep(action.variables),
+        }),
+      );
     case "setVariables":
       return ctx.analytics.setVariables(de.resolveDeep(action.variables));
     case "loadScript":
-      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }));
+      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () =>
+        ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }),
+      );
     case "pixel":
       return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
     case "pushDataLayer":

@@ -29,7 +29,9 @@ export function evaluate(condition: RuleCondition, ctx: ConditionContext): boole
       if (condition.integer !== undefined && (typeof value === "number" && value % 1 === 0) !== condition.integer) return false;
       if (condition.gt !== undefined && !(Number(value) > condition.gt)) return false;
       if (condition.lt !== undefined && !(Number(value) < condition.lt)) return false;
-      return condition.gt !== undefined || condition.lt !== undefined || condition.integer !== undefined ? matchOrTrue(value, condition) : matchValue(value, condition);
+      return condition.gt !== undefined || condition.lt !== undefined || condition.integer !== undefined
+        ? matchOrTrue(value, condition)
+        : matchValue(value, condition);
     }
     case "consent":
       return ctx.consent(condition.category);

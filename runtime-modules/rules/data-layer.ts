@@ -47,7 +47,14 @@ export type HoldCookies = () => () => void;
  * in later tasks, in order, never dropped. When the page is hidden or
  * unloaded, whatever is queued is processed at once.
  */
-export function createDataLayer(win: Record<string, unknown>, name: string, log: Logger, monitor: Monitor, validate?: PushValidator, holdCookies?: HoldCookies): DataLayer {
+export function createDataLayer(
+  win: Record<string, unknown>,
+  name: string,
+  log: Logger,
+  monitor: Monitor,
+  validate?: PushValidator,
+  holdCookies?: HoldCookies,
+): DataLayer {
   let array = win[name] as unknown[];
   if (!Array.isArray(array)) win[name] = array = [];
   const state: Record<string, unknown> = {};

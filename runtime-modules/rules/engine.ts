@@ -40,7 +40,13 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 export function eventKey(event: RuleEvent): string | undefined {
   if (event.type === "tagsLoad") return event.category + ":" + event.lifecycle;
   if (event.type === "timer") return event.interval !== undefined ? "every " + event.interval + " x" + (event.limit ?? "") : "after " + (event.delay ?? 0);
-  return event.type === "dataLayerPush" ? event.event : event.type === "directCall" ? event.name : event.type === "click" || event.type === "elementExists" ? event.selector : undefined;
+  return event.type === "dataLayerPush"
+    ? event.event
+    : event.type === "directCall"
+      ? event.name
+      : event.type === "click" || event.type === "elementExists"
+        ? event.selector
+        : undefined;
 }
 
 /**

@@ -35,10 +35,23 @@ export function connectEvents(engine: RuleEngine, src: EventSources): (name: str
 
   src.dataLayer.on((push, event) => (event === undefined ? engine.fire("dataOnly", { data: push }) : engine.fire("dataLayerPush", { key: event, data: push })));
 
-  if (engine.listens("domReady").length) onDomReady(doc, guard(() => engine.fire("domReady")));
+  if (engine.listens("domReady").length)
+    onDomReady(
+      doc,
+      guard(() => engine.fire("domReady")),
+    );
   if (engine.listens("windowLoaded").length) {
-    if (doc.readyState === "complete") win.setTimeout(guard(() => engine.fire("windowLoaded")), 0);
-    else win.addEventListener("load", guard(() => engine.fire("windowLoaded")), { once: true });
+    if (doc.readyState === "complete")
+      win.setTimeout(
+        guard(() => engine.fire("windowLoaded")),
+        0,
+      );
+    else
+      win.addEventListener(
+        "load",
+        guard(() => engine.fire("windowLoaded")),
+        { once: true },
+      );
   }
 
   const clicks = engine.listens("click");
@@ -114,7 +127,11 @@ export function connectEvents(engine: RuleEngine, src: EventSources): (name: str
         }),
         event.interval,
       );
-    } else win.setTimeout(guard(() => engine.fire("timer", { key })), event.delay ?? 0);
+    } else
+      win.setTimeout(
+        guard(() => engine.fire("timer", { key })),
+        event.delay ?? 0,
+      );
   }
 
   connectTagLifecycle(engine, { doc, win, consent: src.consent, dataLayer: src.dataLayer, log: src.log });

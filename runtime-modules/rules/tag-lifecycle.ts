@@ -19,7 +19,12 @@ export function pushedLifecycle(value: unknown): Lifecycle | undefined {
 }
 
 /** The (category, lifecycle) pairs due now: reached, granted, not yet run. Pure. */
-export function duePairs(pairs: Array<[ConsentCategory, Lifecycle]>, reached: Lifecycle, allows: (c: ConsentCategory) => boolean, done: readonly string[]): string[] {
+export function duePairs(
+  pairs: Array<[ConsentCategory, Lifecycle]>,
+  reached: Lifecycle,
+  allows: (c: ConsentCategory) => boolean,
+  done: readonly string[],
+): string[] {
   const out: string[] = [];
   for (const [category, lifecycle] of pairs) {
     const key = category + ":" + lifecycle;

@@ -80,7 +80,14 @@ export function clickedLink(el: LinkElement, pageHost: string, apexDomain: strin
   const d = el.dataset || {};
   const text = elementText(el);
   return classifyLink(
-    { href: el.href, text, data: { searchResult: d.searchResult, promo: d.promo, nav: d.nav, feature: d.feature }, globalNav: !!el.closest(GLOBAL_NAV_SELECTOR), pageHost, apexDomain },
+    {
+      href: el.href,
+      text,
+      data: { searchResult: d.searchResult, promo: d.promo, nav: d.nav, feature: d.feature },
+      globalNav: !!el.closest(GLOBAL_NAV_SELECTOR),
+      pageHost,
+      apexDomain,
+    },
     rules,
   );
 }
@@ -141,13 +148,23 @@ function pushedEvent(click: LinkClick, u: URL | undefined): Parameters<Analytics
  * clicked link of its type is (linkClick: web text, targeted promos, download
  * extension, partner domain, feature path).
  */
-export function pushedLinkEvent(push: Record<string, unknown>, rules: LinkRules, pageHref: string): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
+export function pushedLinkEvent(
+  push: Record<string, unknown>,
+  rules: LinkRules,
+  pageHref: string,
+): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
   if (push.hasData !== true || LINK_TYPES.indexOf(push.linkType as string) < 0) return undefined;
   const code = typeof push.eventCode === "string" ? push.eventCode.trim() : "";
   if (!code) return "no-event-code";
   const type = push.linkType as LinkType;
   const u = pushedUrl(push.linkUrl, pageHref);
-  const click = linkClick(type, typeof push.linkName === "string" ? push.linkName : "", u, rules, typeof push.pathingHit === "boolean" ? { pathingHit: push.pathingHit } : undefined);
+  const click = linkClick(
+    type,
+    typeof push.linkName === "string" ? push.linkName : "",
+    u,
+    rules,
+    typeof push.pathingHit === "boolean" ? { pathingHit: push.pathingHit } : undefined,
+  );
   const event = pushedEvent(click, u);
   event.variables!.events = code;
   return event;

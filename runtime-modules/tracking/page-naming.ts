@@ -91,7 +91,11 @@ export function composePageName(site: string, rules: PageNameSettings, where: Wh
     codes = mapped || [d.flowCode || "", d.pageCode || "", d.viewCode || ""];
   } else codes = pathPageCodes(site, where.path, maps);
   if (d.errorCode) {
-    const page = codes.map(pageCode).filter((c) => !!c).join(rules.separator) || rules.rootPageCode;
+    const page =
+      codes
+        .map(pageCode)
+        .filter((c) => !!c)
+        .join(rules.separator) || rules.rootPageCode;
     const name = errorPageName(pageCode(site), d.errorCode, page, rules.separator);
     if (name) return name;
   }

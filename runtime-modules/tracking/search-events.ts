@@ -28,7 +28,12 @@ export function createSearchEvents(siteSearchCode?: string): (push: Readonly<Rec
     const key = record && searchKey(record);
     if (!record || key === last) return undefined;
     last = key;
-    return { name: quick ? "quick search" : "internal search", eventType: quick ? QUICK_SEARCH_EVENT_TYPE : SEARCH_EVENT_TYPE, linkType: "other", variables: searchVariables(record) };
+    return {
+      name: quick ? "quick search" : "internal search",
+      eventType: quick ? QUICK_SEARCH_EVENT_TYPE : SEARCH_EVENT_TYPE,
+      linkType: "other",
+      variables: searchVariables(record),
+    };
   };
 }
 
@@ -39,11 +44,19 @@ export function createSearchEvents(siteSearchCode?: string): (push: Readonly<Rec
  * search's variables (without its search event: the click is not a search).
  * Undefined without a destination or a search term.
  */
-export function searchResultClickEvent(push: Readonly<Record<string, unknown>>, rules: LinkRules, pageHref: string, siteSearchCode?: string): AnalyticsEvent | undefined {
+export function searchResultClickEvent(
+  push: Readonly<Record<string, unknown>>,
+  rules: LinkRules,
+  pageHref: string,
+  siteSearchCode?: string,
+): AnalyticsEvent | undefined {
   const u = pushedUrl(push.destination, pageHref);
   const d = isObject(push.searchData) ? push.searchData : {};
   // A result click needs its search's term (no placeholder).
-  const record = u && typeof d.term === "string" && d.term.trim() ? searchRecord({ term: d.term, type: d.type, facet: d.strFacet, isQuick: d.isQuick }, siteSearchCode) : undefined;
+  const record =
+    u && typeof d.term === "string" && d.term.trim()
+      ? searchRecord({ term: d.term, type: d.type, facet: d.strFacet, isQuick: d.isQuick }, siteSearchCode)
+      : undefined;
   if (!u || !record) return undefined;
   const event = linkEvent(linkClick("searchResult", record.term, u, rules));
   const vars = searchVariables(record);

@@ -86,7 +86,8 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   let declared: { key: string; page: DeclaredPage | undefined } | undefined;
   // The page maps of the site's modules (the sign-in map, the test-day map).
   const maps: PageMaps = {};
-  for (const module of Object.keys(commands)) for (const name of ["pageCodes", "pathCodes"] as const) if (typeof commands[module][name] === "function") maps[name] = commands[module][name] as never;
+  for (const module of Object.keys(commands))
+    for (const name of ["pageCodes", "pathCodes"] as const) if (typeof commands[module][name] === "function") maps[name] = commands[module][name] as never;
   const pageName = (): string => {
     for (const module of Object.keys(commands)) {
       const named = typeof commands[module].pageName === "function" ? commands[module].pageName() : undefined;
@@ -109,7 +110,13 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     firstView = false;
     try {
       // The traffic source belongs to the page load's first view; later (SPA) views only keep the visit alive.
-      if (first) vars = trafficVariables(win.location.href, win.document.referrer, Date.now(), { cookies, consent, rules: config.analyticsRules, apexDomain: config.apexDomain });
+      if (first)
+        vars = trafficVariables(win.location.href, win.document.referrer, Date.now(), {
+          cookies,
+          consent,
+          rules: config.analyticsRules,
+          apexDomain: config.apexDomain,
+        });
       else cookies.set(TBM_COOKIE, cookies.get(TBM_COOKIE) || "Direct", { maxAgeSeconds: TBM_SECONDS });
       const facts = sitePageFacts(site, where());
       if (facts.conversion) vars[CONVERSION_VAR] = facts.conversion;
@@ -137,12 +144,21 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
 
   /* ---- SPA page views ---- */
   // Not before the page load's first view (boot may still wait for the startup sequence): that one names the route then.
-  scheduler = createViewScheduler(config.timing.spaPage, key, guard(() => void (firstView || analytics.pageView({}))), {
-    setTimeout: (fn, ms) => win.setTimeout(fn, ms),
-    clearTimeout: (handle) => win.clearTimeout(handle as number),
-  });
+  scheduler = createViewScheduler(
+    config.timing.spaPage,
+    key,
+    guard(() => void (firstView || analytics.pageView({}))),
+    {
+      setTimeout: (fn, ms) => win.setTimeout(fn, ms),
+      clearTimeout: (handle) => win.clearTimeout(handle as number),
+    },
+  );
   const views = scheduler;
-  if (config.site.spa && !hasRoutePageViewRule(config.rules) && win.history) watchRoutes(win, guard(() => views.schedule(false)));
+  if (config.site.spa && !hasRoutePageViewRule(config.rules) && win.history)
+    watchRoutes(
+      win,
+      guard(() => views.schedule(false)),
+    );
 
   /* ---- data-layer pushes ---- */
   const batch = createVitalsBatch((event) => void analytics.event(event));

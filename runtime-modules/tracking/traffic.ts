@@ -56,7 +56,9 @@ export function trafficVariables(url: string, referrer: string, now: number, dep
   if (changed) cookies.set(HISTORY_COOKIE, json);
   // The lifetime cookie expires historyDays after the latest recorded touch, as the history does.
   if (next.latest && (changed || !lifetime))
-    deps.consent.whenAllowed("performance", () => cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((next.t + rules.historyDays * DAY_MS - now) / 1000)) }));
+    deps.consent.whenAllowed("performance", () =>
+      cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((next.t + rules.historyDays * DAY_MS - now) / 1000)) }),
+    );
   cookies.set(TBM_COOKIE, tbmValue(next), { maxAgeSeconds: TBM_SECONDS });
   const once = valueOnce(touch && touch.campaign, gvo);
   if (once.write) cookies.set(GVO_COOKIE, once.value);

@@ -17,7 +17,12 @@ const ROWS: Record<string, RegExp[]> = {
   "rule-engine": [/events\/s|events per second/im, /retained/im],
   edge: [/alloy/im, /gzip/im],
   publish: [/cold/im, /unchanged/im, /requests/im],
-  scale: [/^cold build, generated/m, /^warm rebuild, nothing changed \(generated\)/m, /^rebuild after one site changed \(generated\)/m, /^peak memory of a build \(generated\)\s+\d+ MB/m],
+  scale: [
+    /^cold build, generated/m,
+    /^warm rebuild, nothing changed \(generated\)/m,
+    /^rebuild after one site changed \(generated\)/m,
+    /^peak memory of a build \(generated\)\s+\d+ MB/m,
+  ],
 };
 
 function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -15,8 +15,10 @@ const served: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     served.push(req.url ?? "");
-    if (req.url === "/busy.js") return res.writeHead(200, { "content-type": "text/javascript" }).end("var t=performance.now();while(performance.now()-t<60){}fetch('/ran');");
-    if (req.url === "/busy") return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>busy</title><script src="/busy.js"></script>');
+    if (req.url === "/busy.js")
+      return res.writeHead(200, { "content-type": "text/javascript" }).end("var t=performance.now();while(performance.now()-t<60){}fetch('/ran');");
+    if (req.url === "/busy")
+      return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>busy</title><script src="/busy.js"></script>');
     res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>empty</title>");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -16,8 +16,26 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
-import { CONSENT_DECLINED, CONSENT_PENDING, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED, NO_CONSENT_PREFERENCES } from "../../runtime-modules/core/messages";
+import {
+  buildBundle,
+  CONSENT,
+  settle,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type EdgeResponse,
+  type RecordedRequest,
+  type TestPage,
+  trustTestCertificateForBeacons,
+} from "./harness/index.js";
+import {
+  CONSENT_DECLINED,
+  CONSENT_PENDING,
+  EVENT_CANCELED,
+  IDENTITY_COOKIE_NOT_FOUND,
+  NETWORK_REQUEST_FAILED,
+  NO_CONSENT_PREFERENCES,
+} from "../../runtime-modules/core/messages";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HOST = "conformance-qa.kiwi.example";
@@ -30,15 +48,18 @@ const EDGE = "edge.kiwi.example";
 const ALLOWED: Array<{ what: string; reason: string }> = [
   {
     what: "fetch option keepalive",
-    reason: "ours sets keepalive: true (within the browsers' 64 KB in-flight budget) so that a request in flight when the page unloads is still delivered; alloy relies on sendBeacon only for events flagged documentUnloading. Not visible on the wire.",
+    reason:
+      "ours sets keepalive: true (within the browsers' 64 KB in-flight budget) so that a request in flight when the page unloads is still delivered; alloy relies on sendBeacon only for events flagged documentUnloading. Not visible on the wire.",
   },
   {
     what: "fetch option referrerPolicy",
-    reason: "ours sends the origin only as Referer (strict-origin-when-cross-origin; alloy: no-referrer-when-downgrade, the full address): the page address may carry personal data (an e-mail, a registration id) that the redaction keeps out of the body; the edge reads the page from xdm.web.webPageDetails.URL.",
+    reason:
+      "ours sends the origin only as Referer (strict-origin-when-cross-origin; alloy: no-referrer-when-downgrade, the full address): the page address may carry personal data (an e-mail, a registration id) that the redaction keeps out of the body; the edge reads the page from xdm.web.webPageDetails.URL.",
   },
   {
     what: "message separator: server response",
-    reason: "alloy writes 'response body:' + newline + the pretty-printed JSON; ours uses messages.ts serverResponded(status, body): 'response body: ' + the body as received. The wording up to 'response body:' is identical.",
+    reason:
+      "alloy writes 'response body:' + newline + the pretty-printed JSON; ours uses messages.ts serverResponded(status, body): 'response body: ' + the body as received. The wording up to 'response body:' is identical.",
   },
 ];
 
@@ -70,7 +91,8 @@ beforeAll(async () => {
   const esbuild = await import("esbuild");
   const out = await esbuild.build({
     stdin: {
-      contents: 'import { createCustomInstance, components } from "@adobe/alloy"; window.__createAlloy = function () { window.alloy = createCustomInstance({ name: "alloy", components: [components.consent] }); };',
+      contents:
+        'import { createCustomInstance, components } from "@adobe/alloy"; window.__createAlloy = function () { window.alloy = createCustomInstance({ name: "alloy", components: [components.consent] }); };',
       resolveDir: ROOT,
       loader: "js",
     },
@@ -173,7 +195,11 @@ async function until<T>(read: () => T, ok: (v: T) => boolean, what: string, time
 
 async function giveConsent(side: Side, value: "in" | "out"): Promise<void> {
   if (side.client === "ours") await side.tab.setConsent(value === "in" ? CONSENT.performance : CONSENT.necessary);
-  else await side.tab.page.evaluate((v) => void (window as any).alloy("setConsent", { consent: [{ standard: "Adobe", version: "1.0", value: { general: v } }] }), value);
+  else
+    await side.tab.page.evaluate(
+      (v) => void (window as any).alloy("setConsent", { consent: [{ standard: "Adobe", version: "1.0", value: { general: v } }] }),
+      value,
+    );
 }
 
 async function sendLinkClick(side: Side, extra?: Record<string, unknown>): Promise<void> {
@@ -196,7 +222,8 @@ async function callsOf(side: Side): Promise<Array<Record<string, unknown>>> {
 /** Key paths of a JSON value: objects by key, arrays as [] (first element). */
 function keyPaths(value: unknown, prefix = ""): string[] {
   if (Array.isArray(value)) return value.length ? keyPaths(value[0], `${prefix}[]`) : [`${prefix}[]`];
-  if (value && typeof value === "object") return Object.keys(value).flatMap((k) => keyPaths((value as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k));
+  if (value && typeof value === "object")
+    return Object.keys(value).flatMap((k) => keyPaths((value as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k));
   return [prefix];
 }
 
@@ -256,13 +283,26 @@ function konductor(delays: Record<string, number> = {}) {
   return (r: RecordedRequest): EdgeResponse => {
     const action = actionOf(r);
     const store: unknown[] = [];
-    if (!String(r.headers.cookie ?? "").includes(`kndctr_${org}_identity=`)) store.push({ key: `kndctr_${org}_identity`, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", maxAge: 34128000, attrs: { SameSite: "None" } });
+    if (!String(r.headers.cookie ?? "").includes(`kndctr_${org}_identity=`))
+      store.push({
+        key: `kndctr_${org}_identity`,
+        value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA",
+        maxAge: 34128000,
+        attrs: { SameSite: "None" },
+      });
     store.push({ key: `kndctr_${org}_cluster`, value: "or2", maxAge: 1800, attrs: { SameSite: "None" } });
-    if (action === "privacy/set-consent") store.push({ key: `kndctr_${org}_consent`, value: `general=${(r.json as any).consent[0].value.general}`, maxAge: 15552000, attrs: { SameSite: "None" } });
+    if (action === "privacy/set-consent")
+      store.push({ key: `kndctr_${org}_consent`, value: `general=${(r.json as any).consent[0].value.general}`, maxAge: 15552000, attrs: { SameSite: "None" } });
     return {
       status: 200,
       delayMs: delays[action],
-      body: { requestId: r.query.requestId, handle: [{ type: "state:store", payload: store }, { type: "identity:result", payload: [{ id: "12345678901234567890123456789012345678", namespace: { code: "ECID" } }] }] },
+      body: {
+        requestId: r.query.requestId,
+        handle: [
+          { type: "state:store", payload: store },
+          { type: "identity:result", payload: [{ id: "12345678901234567890123456789012345678", namespace: { code: "ECID" } }] },
+        ],
+      },
     };
   };
 }
@@ -283,7 +323,14 @@ async function cookiesOf(side: Side) {
   const now = Date.now() / 1000;
   return (await side.tab.context.cookies())
     .filter((c) => c.name.startsWith("kndctr_") || c.name.startsWith("AMCV_"))
-    .map((c) => ({ name: c.name.replace(org, "{org}").replace(config.orgId.replace("@", "%40"), "{orgId}"), domain: c.domain, path: c.path, sameSite: c.sameSite, secure: c.secure, lifetime: c.expires < 0 ? "session" : `${Math.round((c.expires - now) / 3600)} h` }))
+    .map((c) => ({
+      name: c.name.replace(org, "{org}").replace(config.orgId.replace("@", "%40"), "{orgId}"),
+      domain: c.domain,
+      path: c.path,
+      sameSite: c.sameSite,
+      secure: c.secure,
+      lifetime: c.expires < 0 ? "session" : `${Math.round((c.expires - now) / 3600)} h`,
+    }))
     .sort((x, y) => x.name.localeCompare(y.name));
 }
 
@@ -295,7 +342,11 @@ async function consented(): Promise<[Side, Side]> {
   const sides: [Side, Side] = [await open("alloy"), await open("ours")];
   for (const side of sides) await giveConsent(side, "in");
   const views = (side: Side) => posts(side).filter((r) => typeOf(r) === "web.webpagedetails.pageViews" && r.status === 200);
-  await until(() => sides.map(views), (v) => v.every((x) => x.length > 0), "the page views");
+  await until(
+    () => sides.map(views),
+    (v) => v.every((x) => x.length > 0),
+    "the page views",
+  );
   await settle(300);
   return sides;
 }
@@ -313,7 +364,11 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
 
     for (const side of [alloy, mine]) await giveConsent(side, "in");
     const views = (side: Side) => posts(side).filter((r) => typeOf(r) === "web.webpagedetails.pageViews");
-    await until(() => [views(alloy), views(mine)], ([a, o]) => a.length > 0 && o.length > 0, "the page views");
+    await until(
+      () => [views(alloy), views(mine)],
+      ([a, o]) => a.length > 0 && o.length > 0,
+      "the page views",
+    );
     await settle(500);
 
     const sequence = (side: Side) => posts(side).filter((r) => typeOf(r) !== "kiwi.privacyConsentChange");
@@ -326,9 +381,27 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
     compare("page view waited for the identity request's answer", aView.time >= aConsent.time + 390, oView.time >= oConsent.time + 390, differences);
 
     const [aCalls, oCalls] = [await callsOf(alloy), await callsOf(mine)];
-    for (const key of ["via", "method", "credentials", "cache", "referrerPolicy", "keepalive", "contentType"]) compare(`fetch option ${key}`, aCalls[0][key], oCalls[0][key], differences);
+    for (const key of ["via", "method", "credentials", "cache", "referrerPolicy", "keepalive", "contentType"])
+      compare(`fetch option ${key}`, aCalls[0][key], oCalls[0][key], differences);
     compare("cookies", await cookiesOf(alloy), await cookiesOf(mine), differences);
-    if (process.env.CONFORMANCE_DEBUG) console.log(JSON.stringify({ set: shape(aConsent), view: shape(aView), oview: shape(oView), cookies: await cookiesOf(alloy), ocookies: await cookiesOf(mine), calls: aCalls[0], ocalls: oCalls[0], waited: [aView.time - aConsent.time, oView.time - oConsent.time], seq: sequence(alloy).map(actionOf) }, null, 1));
+    if (process.env.CONFORMANCE_DEBUG)
+      console.log(
+        JSON.stringify(
+          {
+            set: shape(aConsent),
+            view: shape(aView),
+            oview: shape(oView),
+            cookies: await cookiesOf(alloy),
+            ocookies: await cookiesOf(mine),
+            calls: aCalls[0],
+            ocalls: oCalls[0],
+            waited: [aView.time - aConsent.time, oView.time - oConsent.time],
+            seq: sequence(alloy).map(actionOf),
+          },
+          null,
+          1,
+        ),
+      );
     expectConformant(differences);
     expect(aView.json).toMatchObject({ meta: { configOverrides: { com_adobe_analytics: { reportSuites: [config.reportSuite] } } } });
   });
@@ -336,15 +409,30 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
   it("a 503 is retried with the same URL, body and requestId (about 1 s, then Retry-After); at most 4 attempts, then the failure message", async () => {
     const [alloy, mine] = await consented();
     const exposed = { "Access-Control-Expose-Headers": "Retry-After" };
-    h.web.edge.handler = withScript([{ status: 503, body: "busy" }, { status: 503, headers: { "Retry-After": "0", ...exposed }, body: "busy" }]);
+    h.web.edge.handler = withScript([
+      { status: 503, body: "busy" },
+      { status: 503, headers: { "Retry-After": "0", ...exposed }, body: "busy" },
+    ]);
     const clicks = (side: Side) => posts(side).filter((r) => typeOf(r) === "web.webinteraction.linkClicks");
     for (const side of [alloy, mine]) await sendLinkClick(side);
-    await until(() => [clicks(alloy), clicks(mine)], ([a, o]) => a.length >= 3 && o.length >= 3, "three attempts each");
+    await until(
+      () => [clicks(alloy), clicks(mine)],
+      ([a, o]) => a.length >= 3 && o.length >= 3,
+      "three attempts each",
+    );
     await settle(1500);
     const differences: Difference[] = [];
     const attempts = (side: Side) => {
       const list = clicks(side);
-      return { count: list.length, statuses: list.map((r) => r.status), sameRequestId: new Set(list.map((r) => r.query.requestId)).size === 1, sameUrl: new Set(list.map((r) => r.url)).size === 1, sameBody: new Set(list.map((r) => r.body)).size === 1, firstDelayAbout1s: list[1].time - list[0].time >= 650 && list[1].time - list[0].time <= 2500, retryAfterZero: list[2].time - list[1].time < 400 };
+      return {
+        count: list.length,
+        statuses: list.map((r) => r.status),
+        sameRequestId: new Set(list.map((r) => r.query.requestId)).size === 1,
+        sameUrl: new Set(list.map((r) => r.url)).size === 1,
+        sameBody: new Set(list.map((r) => r.body)).size === 1,
+        firstDelayAbout1s: list[1].time - list[0].time >= 650 && list[1].time - list[0].time <= 2500,
+        retryAfterZero: list[2].time - list[1].time < 400,
+      };
     };
     compare("503, 503, 200 attempts", attempts(alloy), attempts(mine), differences);
     compareShapes("link click", clicks(alloy)[0], clicks(mine)[0], differences);
@@ -352,14 +440,23 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
     h.web.reset();
     h.web.edge.handler = withScript([1, 2, 3, 4, 5].map(() => ({ status: 503, headers: { "Retry-After": "0", ...exposed }, body: "overloaded" })));
     for (const side of [alloy, mine]) await sendLinkClick(side);
-    await until(() => [clicks(alloy), clicks(mine)], ([a, o]) => a.length >= 4 && o.length >= 4, "four attempts each");
+    await until(
+      () => [clicks(alloy), clicks(mine)],
+      ([a, o]) => a.length >= 4 && o.length >= 4,
+      "four attempts each",
+    );
     await settle(1500);
     compare("attempts when every answer is 503", clicks(alloy).length, clicks(mine).length, differences);
     const failure = async (side: Side) => (await messagesOf(side)).find((m) => m.includes("The server responded with a status code 503")) ?? "";
     const [aFailure, oFailure] = [await failure(alloy), await failure(mine)];
     const prefix = (m: string) => m.slice(m.indexOf("The server responded"), m.indexOf("response body:") + "response body:".length);
     compare("message: server response (up to the body)", prefix(aFailure), prefix(oFailure), differences);
-    compare("message separator: server response", aFailure.slice(aFailure.indexOf("response body:") + 14, aFailure.indexOf("response body:") + 15), oFailure.slice(oFailure.indexOf("response body:") + 14, oFailure.indexOf("response body:") + 15), differences);
+    compare(
+      "message separator: server response",
+      aFailure.slice(aFailure.indexOf("response body:") + 14, aFailure.indexOf("response body:") + 15),
+      oFailure.slice(oFailure.indexOf("response body:") + 14, oFailure.indexOf("response body:") + 15),
+      differences,
+    );
     expect(prefix(oFailure)).toBe("The server responded with a status code 503 and response body:");
     expectConformant(differences);
   });
@@ -374,13 +471,23 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
       window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true }));
     });
     const clicks = (side: Side) => posts(side).filter((r) => typeOf(r) === "web.webinteraction.linkClicks");
-    await until(() => [clicks(alloy), clicks(mine)], ([a, o]) => a.length >= 1 && o.length >= 1, "the beacons");
+    await until(
+      () => [clicks(alloy), clicks(mine)],
+      ([a, o]) => a.length >= 1 && o.length >= 1,
+      "the beacons",
+    );
     await settle(300);
     const differences: Difference[] = [];
     compare("beacon requests", clicks(alloy).length, clicks(mine).length, differences);
     compareShapes("beacon", clicks(alloy)[0], clicks(mine)[0], differences);
     // Ours may send more than the one event on pagehide (the page's own web-vitals event): compare the kinds of call.
-    const beaconCall = async (side: Side) => [...new Set((await callsOf(side)).filter((c) => c.via === "beacon").map((c) => JSON.stringify({ via: c.via, action: String(c.url).replace(/^.*\/v1\/|\?.*$/g, ""), contentType: c.contentType })))];
+    const beaconCall = async (side: Side) => [
+      ...new Set(
+        (await callsOf(side))
+          .filter((c) => c.via === "beacon")
+          .map((c) => JSON.stringify({ via: c.via, action: String(c.url).replace(/^.*\/v1\/|\?.*$/g, ""), contentType: c.contentType })),
+      ),
+    ];
     compare("sendBeacon calls", await beaconCall(alloy), await beaconCall(mine), differences);
     expectConformant(differences);
   });
@@ -403,7 +510,12 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
     await settle(800);
     for (const side of [alloy, mine]) await side.tab.page.unroute(`https://${EDGE}/**`);
     for (const message of [EVENT_CANCELED, NETWORK_REQUEST_FAILED]) {
-      compare(`message: ${message}`, (await messagesOf(alloy)).some((m) => m.includes(message)), (await messagesOf(mine)).includes(message), differences);
+      compare(
+        `message: ${message}`,
+        (await messagesOf(alloy)).some((m) => m.includes(message)),
+        (await messagesOf(mine)).includes(message),
+        differences,
+      );
     }
     expectConformant(differences);
   });
@@ -414,12 +526,21 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
     const o = await open("ours");
     await settle(500);
     for (const side of [a, o]) await giveConsent(side, "out");
-    await until(() => [posts(a), posts(o)], ([x, y]) => x.length >= 1 && y.length >= 1, "set-consent out");
+    await until(
+      () => [posts(a), posts(o)],
+      ([x, y]) => x.length >= 1 && y.length >= 1,
+      "set-consent out",
+    );
     await settle(800);
     const differences: Difference[] = [];
     compare("requests after consent out", posts(a).map(actionOf), posts(o).map(actionOf), differences);
     compareShapes("set-consent out", posts(a)[0], posts(o)[0], differences);
-    compare(`message: ${CONSENT_DECLINED}`, (await messagesOf(a)).some((m) => m.includes(CONSENT_DECLINED)), (await messagesOf(o)).includes(CONSENT_DECLINED), differences);
+    compare(
+      `message: ${CONSENT_DECLINED}`,
+      (await messagesOf(a)).some((m) => m.includes(CONSENT_DECLINED)),
+      (await messagesOf(o)).includes(CONSENT_DECLINED),
+      differences,
+    );
     compare("cookies after consent out", await cookiesOf(a), await cookiesOf(o), differences);
     expectConformant(differences);
   });
@@ -430,24 +551,57 @@ describe("alloy 2.33.1 and ours on the same page, the same config, the same mock
     await a.tab.page.evaluate(() => void (window as any).alloy("appendIdentityToUrl", { url: "https://x.example/" }));
     await settle(300);
     const differences: Difference[] = [];
-    compare(`message: ${CONSENT_PENDING}`, (await messagesOf(a)).some((m) => m.includes(CONSENT_PENDING)), (await messagesOf(o)).includes(CONSENT_PENDING), differences);
+    compare(
+      `message: ${CONSENT_PENDING}`,
+      (await messagesOf(a)).some((m) => m.includes(CONSENT_PENDING)),
+      (await messagesOf(o)).includes(CONSENT_PENDING),
+      differences,
+    );
     // An edge that sets the consent cookie but no identity cookie (alloy waits for the consent cookie before it releases events).
     h.web.edge.handler = (r) => {
       const store = actionOf(r) === "privacy/set-consent" ? [{ key: `kndctr_${org}_consent`, value: "general=in", maxAge: 15552000 }] : [];
       return { status: 200, body: { requestId: r.query.requestId, handle: [{ type: "state:store", payload: store }] } };
     };
     for (const side of [a, o]) await giveConsent(side, "in");
-    await until(() => [posts(a), posts(o)], ([x, y]) => x.length >= 2 && y.length >= 2, "requests after consent");
+    await until(
+      () => [posts(a), posts(o)],
+      ([x, y]) => x.length >= 2 && y.length >= 2,
+      "requests after consent",
+    );
     await settle(500);
-    compare(`message: ${IDENTITY_COOKIE_NOT_FOUND}`, (await messagesOf(a)).some((m) => m.includes(IDENTITY_COOKIE_NOT_FOUND)), (await messagesOf(o)).includes(IDENTITY_COOKIE_NOT_FOUND), differences);
+    compare(
+      `message: ${IDENTITY_COOKIE_NOT_FOUND}`,
+      (await messagesOf(a)).some((m) => m.includes(IDENTITY_COOKIE_NOT_FOUND)),
+      (await messagesOf(o)).includes(IDENTITY_COOKIE_NOT_FOUND),
+      differences,
+    );
     expectConformant(differences);
   });
 
   it("every SDK message of the protocol is alloy's exact string (read from its source)", () => {
     const core = `${ROOT}node_modules/@adobe/alloy-core/src/core`;
-    const sources = ["consent/createConsentStateMachine.js", "createEventManager.js", "network/injectSendNetworkRequest.js", "../components/Identity/injectAwaitIdentityCookie.js", "edgeNetwork/injectProcessWarningsAndErrors.js"].map((f) => readFileSync(`${core}/${f}`, "utf8")).join("\n");
+    const sources = [
+      "consent/createConsentStateMachine.js",
+      "createEventManager.js",
+      "network/injectSendNetworkRequest.js",
+      "../components/Identity/injectAwaitIdentityCookie.js",
+      "edgeNetwork/injectProcessWarningsAndErrors.js",
+    ]
+      .map((f) => readFileSync(`${core}/${f}`, "utf8"))
+      .join("\n");
     // "No consent preferences have been set." is alloy's for a default consent of out, which our sites never use.
-    for (const message of [CONSENT_DECLINED, NO_CONSENT_PREFERENCES, CONSENT_PENDING, IDENTITY_COOKIE_NOT_FOUND, EVENT_CANCELED, NETWORK_REQUEST_FAILED, "The server responded with a", "status code ", "no response body.", "response body:"]) {
+    for (const message of [
+      CONSENT_DECLINED,
+      NO_CONSENT_PREFERENCES,
+      CONSENT_PENDING,
+      IDENTITY_COOKIE_NOT_FOUND,
+      EVENT_CANCELED,
+      NETWORK_REQUEST_FAILED,
+      "The server responded with a",
+      "status code ",
+      "no response body.",
+      "response body:",
+    ]) {
       expect(sources, message).toContain(message);
     }
   });

@@ -12,7 +12,13 @@ const h = useBrowserHarness();
 
 const CATEGORIES = ["performance", "functional", "marketing", "programFunctional", "programMarketing"] as const;
 type Category = (typeof CATEGORIES)[number];
-const GROUP: Record<Category, string> = { performance: "C0002", functional: "C0003", marketing: "C0004", programFunctional: "C0005", programMarketing: "C0006" };
+const GROUP: Record<Category, string> = {
+  performance: "C0002",
+  functional: "C0003",
+  marketing: "C0004",
+  programFunctional: "C0005",
+  programMarketing: "C0006",
+};
 
 /** One rule per category, each loading its own third-party script on library load. */
 const tagRules = CATEGORIES.map(
@@ -34,7 +40,10 @@ const SITES = {
   // Application id 229: on both exclusion lists (functional 229; marketing 8, 229, …).
   "consentpay.yaml": site("consentpay", 'appId: "229"\nhosts:\n  qa: [consentpay-qa.kiwi.example]'),
   // Application id 8: marketing only.
-  "consentid.yaml": site("consentid", 'appId: "8"\nhosts:\n  qa: [consentid-qa.kiwi.example, blocked-consentid-qa.kiwi.example]\nexclusions:\n  hosts:\n    marketing: [blocked-consentid-qa.kiwi.example]'),
+  "consentid.yaml": site(
+    "consentid",
+    'appId: "8"\nhosts:\n  qa: [consentid-qa.kiwi.example, blocked-consentid-qa.kiwi.example]\nexclusions:\n  hosts:\n    marketing: [blocked-consentid-qa.kiwi.example]',
+  ),
   "consentinternal.yaml": site("consentinternal", 'appId: "778"\ninternal: true\nhosts:\n  qa: [consentinternal-qa.kiwi.example]'),
   "consentpairs.yaml": `code: consentpairs
 name: Lifecycle pairs
@@ -51,13 +60,23 @@ rules:
     events: [{ type: tagsLoad, category: performance, lifecycle: pageTop }]
     actions: [{ type: pixel, src: "https://tags.vendor.example/pair-performance.gif", consent: performance }]
 `,
-  "consentallow.yaml": site("consentallow", 'appId: "779"\nhosts:\n  qa: [consentallow-qa.kiwi.example, other-consentallow-qa.kiwi.example]\nexclusions:\n  allowHosts: [consentallow-qa.kiwi.example]'),
+  "consentallow.yaml": site(
+    "consentallow",
+    'appId: "779"\nhosts:\n  qa: [consentallow-qa.kiwi.example, other-consentallow-qa.kiwi.example]\nexclusions:\n  allowHosts: [consentallow-qa.kiwi.example]',
+  ),
 };
 
 let b: Record<"lab" | "pay" | "id" | "internal" | "allow" | "pairs", Bundle>;
 beforeAll(async () => {
   b = await buildBundles(
-    { lab: ["consentlab", "qa"], pay: ["consentpay", "qa"], id: ["consentid", "qa"], internal: ["consentinternal", "qa"], allow: ["consentallow", "qa"], pairs: ["consentpairs", "qa"] },
+    {
+      lab: ["consentlab", "qa"],
+      pay: ["consentpay", "qa"],
+      id: ["consentid", "qa"],
+      internal: ["consentinternal", "qa"],
+      allow: ["consentallow", "qa"],
+      pairs: ["consentpairs", "qa"],
+    },
     { sitesDir: tempCatalogue(SITES) },
   );
 }, 240_000);
@@ -82,7 +101,8 @@ async function tagsSettled(tab: TestPage) {
   for (const c of CATEGORIES) await tab.waitForMonitor({ type: "tag", tag: `tag-${c.toLowerCase()}` });
   const decided = await tab.monitorEvents();
   for (const c of CATEGORIES) {
-    if (decided.some((e) => e.type === "tag" && e.tag === `tag-${c.toLowerCase()}` && e.state === "allowed")) await h.web.waitForRequest({ host: "tags.vendor.example", path: `/${c}.js` });
+    if (decided.some((e) => e.type === "tag" && e.tag === `tag-${c.toLowerCase()}` && e.state === "allowed"))
+      await h.web.waitForRequest({ host: "tags.vendor.example", path: `/${c}.js` });
   }
   await settle(400);
 }
@@ -115,21 +135,33 @@ describe("rules that block even with consent", () => {
   const all = groupsFor([...CATEGORIES]);
 
   it('"A global privacy signal (navigator.globalPrivacyControl) blocks marketing" (program categories skip the later checks)', async () => {
-    const tab = await run(b.lab, "https://consentlab-qa.kiwi.example/", { groups: all, initScripts: ["Object.defineProperty(navigator, 'globalPrivacyControl', { get: function () { return true; } })"] });
+    const tab = await run(b.lab, "https://consentlab-qa.kiwi.example/", {
+      groups: all,
+      initScripts: ["Object.defineProperty(navigator, 'globalPrivacyControl', { get: function () { return true; } })"],
+    });
     expect(requested()).toEqual(new Set(["performance", "functional", "programFunctional", "programMarketing"]));
-    expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.find((e: any) => e.type === "tag" && e.tag === "tag-marketing"))).toMatchObject({ state: "blocked", reason: "gpc" });
+    expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.find((e: any) => e.type === "tag" && e.tag === "tag-marketing"))).toMatchObject({
+      state: "blocked",
+      reason: "gpc",
+    });
   });
 
   it('"A user name (an email address …) in the query string … blocks marketing"', async () => {
     const tab = await run(b.lab, "https://consentlab-qa.kiwi.example/account?user=student%40mail.example", { groups: all });
     expect(requested().has("marketing")).toBe(false);
     expect(requested().has("performance")).toBe(true);
-    expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.find((e: any) => e.type === "tag" && e.tag === "tag-marketing"))).toMatchObject({ reason: "user-name-in-url", detail: "query" });
+    expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.find((e: any) => e.type === "tag" && e.tag === "tag-marketing"))).toMatchObject({
+      reason: "user-name-in-url",
+      detail: "query",
+    });
   });
 
   it('"… or the referrer blocks marketing"', async () => {
     const landing = h.web.page("https://consentlab-qa.kiwi.example/landing", { bundle: b.lab });
-    const from = h.web.page("https://consentlab-qa.kiwi.example/from?email=parent@mail.example", { body: `<a id="go" href="${landing}">go</a>`, headers: { "Referrer-Policy": "unsafe-url" } });
+    const from = h.web.page("https://consentlab-qa.kiwi.example/from?email=parent@mail.example", {
+      body: `<a id="go" href="${landing}">go</a>`,
+      headers: { "Referrer-Policy": "unsafe-url" },
+    });
     const tab = await h.browser.openPage(from, { consentGroups: all });
     await Promise.all([tab.page.waitForURL(/\/landing$/), tab.page.click("#go")]);
     await tagsSettled(tab);
@@ -174,7 +206,9 @@ describe("rules that block even with consent", () => {
 
 describe("the tag lifecycle", () => {
   it('"each category and lifecycle pair once per page": a pair runs when its lifecycle point has passed and its category is granted, once', async () => {
-    const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs }), { consentGroups: groupsFor(["performance"]) });
+    const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs }), {
+      consentGroups: groupsFor(["performance"]),
+    });
     await h.web.waitForRequest({ host: "tags.vendor.example", path: "/pair-performance.gif" });
     await settle(300);
     expect(h.web.find({ host: "tags.vendor.example" }).map((r) => r.path)).toEqual(["/pair-performance.gif"]);
@@ -182,12 +216,22 @@ describe("the tag lifecycle", () => {
     await h.web.waitForRequest({ host: "tags.vendor.example", path: "/pair-marketing.js" });
     await tab.setConsent(groupsFor(["performance", "marketing", "functional"]), { via: "event" });
     await settle(300);
-    expect(h.web.find({ host: "tags.vendor.example" }).map((r) => r.path).sort()).toEqual(["/pair-marketing.js", "/pair-performance.gif"]);
+    expect(
+      h.web
+        .find({ host: "tags.vendor.example" })
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(["/pair-marketing.js", "/pair-performance.gif"]);
   });
 
   it('"Load-tags needs consent type and lifecycle event": a push without them logs "missing consentType or lifecycleEvent"', async () => {
-    const tab = await h.browser.openPage(h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs, dataLayer: [{ event: "load-tags", consentType: "marketing" }] }), { consentGroups: groupsFor(["performance"]) });
-    await expect.poll(() => tab.logEntries(), { timeout: 8000 }).toContainEqual(expect.objectContaining({ level: "warn", message: "missing consentType or lifecycleEvent" }));
+    const tab = await h.browser.openPage(
+      h.web.page("https://consentpairs-qa.kiwi.example/", { bundle: b.pairs, dataLayer: [{ event: "load-tags", consentType: "marketing" }] }),
+      { consentGroups: groupsFor(["performance"]) },
+    );
+    await expect
+      .poll(() => tab.logEntries(), { timeout: 8000 })
+      .toContainEqual(expect.objectContaining({ level: "warn", message: "missing consentType or lifecycleEvent" }));
   });
 });
 
@@ -196,7 +240,9 @@ describe("the banner", () => {
     const tab = await run(b.lab, "https://consentlab-qa.kiwi.example/");
     const banner = await h.web.waitForRequest({ host: "cdn.consentbanner.example" });
     expect(banner.path).toBe("/scripttemplates/otSDKStub.js");
-    expect(await tab.page.evaluate(() => document.getElementById("sitetags-consent-banner")?.getAttribute("data-domain-script"))).toBe("0190a1b2-kiwi-4c5d-9e8f-placeholder");
+    expect(await tab.page.evaluate(() => document.getElementById("sitetags-consent-banner")?.getAttribute("data-domain-script"))).toBe(
+      "0190a1b2-kiwi-4c5d-9e8f-placeholder",
+    );
     expect(requested()).toEqual(new Set());
     await tab.setConsent(groupsFor(["performance", "marketing"]), { via: "event" });
     await settle(400);

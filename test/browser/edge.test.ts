@@ -8,7 +8,18 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import alloyAppendIdentity from "@adobe/alloy-core/components/Identity/appendIdentityToUrl/injectAppendIdentityToUrl.js";
-import { buildBundle, CONSENT, settle, tempCatalogue, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
+import {
+  buildBundle,
+  CONSENT,
+  settle,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type EdgeResponse,
+  type RecordedRequest,
+  type TestPage,
+  trustTestCertificateForBeacons,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -80,13 +91,21 @@ function konductor(delays: Record<string, number> = {}) {
     const action = actionOf(r);
     const cookie = String(r.headers.cookie ?? "");
     const store: unknown[] = [];
-    if (!cookie.includes(`${ID}=`)) store.push({ key: ID, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", maxAge: 34128000, attrs: { SameSite: "None" } });
+    if (!cookie.includes(`${ID}=`))
+      store.push({ key: ID, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", maxAge: 34128000, attrs: { SameSite: "None" } });
     store.push({ key: CLUSTER, value: "or2", maxAge: 1800, attrs: { SameSite: "None" } });
-    if (action === "privacy/set-consent") store.push({ key: CONSENT_COOKIE, value: `general=${(r.json as any).consent[0].value.general}`, maxAge: 15552000, attrs: { SameSite: "None" } });
+    if (action === "privacy/set-consent")
+      store.push({ key: CONSENT_COOKIE, value: `general=${(r.json as any).consent[0].value.general}`, maxAge: 15552000, attrs: { SameSite: "None" } });
     return {
       status: 200,
       delayMs: delays[action],
-      body: { requestId: r.query.requestId, handle: [{ type: "state:store", payload: store }, { type: "identity:result", payload: [{ id: "12345678901234567890123456789012345678", namespace: { code: "ECID" } }] }] },
+      body: {
+        requestId: r.query.requestId,
+        handle: [
+          { type: "state:store", payload: store },
+          { type: "identity:result", payload: [{ id: "12345678901234567890123456789012345678", namespace: { code: "ECID" } }] },
+        ],
+      },
     };
   };
 }
@@ -104,7 +123,9 @@ describe("the page view", () => {
     const tab = await h.browser.openPage(labUrl("/scores?x=1"), { consentGroups: CONSENT.performance });
     const [view] = await until(events, (e) => e.length >= 1);
     expect(edgePosts().map(actionOf)[0]).toBe("privacy/set-consent");
-    expect(view.url).toMatch(new RegExp(`^https://edge\\.kiwi\\.example/ee(/or2)?/v1/interact\\?configId=${lab.config.analytics.datastreamId}&requestId=[0-9a-f-]{36}$`));
+    expect(view.url).toMatch(
+      new RegExp(`^https://edge\\.kiwi\\.example/ee(/or2)?/v1/interact\\?configId=${lab.config.analytics.datastreamId}&requestId=[0-9a-f-]{36}$`),
+    );
     expect(view.headers["content-type"]).toBe("text/plain; charset=UTF-8");
     expect(view.headers["sec-fetch-mode"]).toBe("cors");
     expect(view.headers.referer).toBe("https://edgelab-qa.kiwi.example/"); // the origin only: the address may carry personal data
@@ -121,9 +142,14 @@ describe("the page view", () => {
     });
     // The viewport as alloy reports it (the root's clientWidth/clientHeight), though read from visualViewport.
     const { viewportWidth, viewportHeight } = body.events[0].xdm.environment.browserDetails;
-    expect([viewportWidth, viewportHeight]).toEqual(await tab.page.evaluate(() => [document.documentElement.clientWidth, document.documentElement.clientHeight]));
+    expect([viewportWidth, viewportHeight]).toEqual(
+      await tab.page.evaluate(() => [document.documentElement.clientWidth, document.documentElement.clientHeight]),
+    );
     expect(body.query).toEqual({ identity: { fetch: ["ECID"] } });
-    expect(body.meta).toMatchObject({ state: { domain: "kiwi.example", cookiesEnabled: true }, configOverrides: { com_adobe_analytics: { reportSuites: [lab.config.analytics.reportSuite] } } });
+    expect(body.meta).toMatchObject({
+      state: { domain: "kiwi.example", cookiesEnabled: true },
+      configOverrides: { com_adobe_analytics: { reportSuites: [lab.config.analytics.reportSuite] } },
+    });
     expect(body.meta.queueTimeMillis).toBeGreaterThanOrEqual(0);
   });
 
@@ -146,12 +172,17 @@ describe("the page view", () => {
     expect(event.url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/or2\/v1\/interact\?/);
     const cookies = (await tab.context.cookies()).filter((c) => c.name.startsWith("kndctr_") || c.name.startsWith("AMCV_"));
     const byName = Object.fromEntries(cookies.map((c) => [c.name, c]));
-    for (const name of [ID, CLUSTER, CONSENT_COOKIE]) expect(byName[name]).toMatchObject({ domain: ".kiwi.example", path: "/", sameSite: "None", secure: true });
+    for (const name of [ID, CLUSTER, CONSENT_COOKIE])
+      expect(byName[name]).toMatchObject({ domain: ".kiwi.example", path: "/", sameSite: "None", secure: true });
     expect(byName[CONSENT_COOKIE].value).toBe("general=in");
     const now = Date.now() / 1000;
     expect(byName[ID].expires).toBeGreaterThan(now + 34128000 - 120);
     expect(byName[CLUSTER].expires).toBeLessThan(now + 1800 + 120);
-    expect(byName[`AMCV_${lab.config.analytics.orgId.replace("@", "%40")}`]).toMatchObject({ value: "MCMID|12345678901234567890123456789012345678", domain: ".kiwi.example", path: "/" });
+    expect(byName[`AMCV_${lab.config.analytics.orgId.replace("@", "%40")}`]).toMatchObject({
+      value: "MCMID|12345678901234567890123456789012345678",
+      domain: ".kiwi.example",
+      path: "/",
+    });
   });
 });
 
@@ -160,7 +191,12 @@ describe("identity from a decorated link", () => {
     h.web.edge.handler = konductor();
     // Decorated as alloy's appendIdentityToUrl does it (the org id encoded twice, so no at-sign reaches the address).
     const link = (ageSeconds: number) => {
-      const url = new URL(alloyAppendIdentity({ dateProvider: () => new Date(Date.now() - ageSeconds * 1000), orgId: lab.config.analytics.orgId })("55555555555555555555", "https://edgelab-qa.kiwi.example/linked"));
+      const url = new URL(
+        alloyAppendIdentity({ dateProvider: () => new Date(Date.now() - ageSeconds * 1000), orgId: lab.config.analytics.orgId })(
+          "55555555555555555555",
+          "https://edgelab-qa.kiwi.example/linked",
+        ),
+      );
       return url.pathname + url.search;
     };
     await h.browser.openPage(labUrl(link(5)), { consentGroups: CONSENT.performance });
@@ -261,7 +297,11 @@ describe("delivery on the way out", () => {
     await until(eventTypes, (t) => t.includes("lab.event") && t.includes("web.webpagedetails.pageViews"), 8000);
     await settle(300);
     // The web-vitals batch goes when the page turns hidden: it keeps the rule too.
-    expect(eventTypes().filter((t) => t !== "kiwi.webVitals").sort()).toEqual(["lab.event", "web.webpagedetails.pageViews"]);
+    expect(
+      eventTypes()
+        .filter((t) => t !== "kiwi.webVitals")
+        .sort(),
+    ).toEqual(["lab.event", "web.webpagedetails.pageViews"]);
     for (const r of events()) {
       expect(r.time).toBeGreaterThanOrEqual(setConsent.time + 790); // not before the answer that set the identity
       expect(String(r.headers.cookie)).toContain(`${ID}=`); // so no event gets an ECID of its own
@@ -289,7 +329,10 @@ describe("delivery on the way out", () => {
   it("the browsers' 64 KB keepalive budget counts UTF-8 bytes: two 36 KB bodies of 12,000 three-byte characters in flight together both arrive", async () => {
     // A returning visitor (identity and stored consent), so both go at once; the edge answers slowly, so both are in flight together.
     h.web.edge.handler = konductor({ interact: 1500 });
-    const cookies = [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`, `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`];
+    const cookies = [
+      `${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`,
+      `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`,
+    ];
     const tab = await h.browser.openPage(labUrl("/budget", { cookies }), { consentGroups: CONSENT.performance });
     await until(views, (v) => v.length >= 1, 8000);
     await tab.page.evaluate(() => {
@@ -299,7 +342,11 @@ describe("delivery on the way out", () => {
     });
     const searches = () => events().filter((r) => (r.json as any).events[0].xdm.eventType === "kiwi.internalSearch");
     await until(searches, (e) => e.length >= 2, 8000);
-    expect(searches().map((r) => Buffer.byteLength(r.body)).every((n) => n > 36000)).toBe(true); // together over 64 KB: not both keepalive
+    expect(
+      searches()
+        .map((r) => Buffer.byteLength(r.body))
+        .every((n) => n > 36000),
+    ).toBe(true); // together over 64 KB: not both keepalive
     expect(await messages(tab)).not.toContain("Network request failed.");
   });
 });
@@ -325,7 +372,10 @@ describe("retries", () => {
 
   it("Retry-After is honoured (seconds), and there are 4 attempts at most, then the failure is logged", async () => {
     const exposed = { "Access-Control-Expose-Headers": "Retry-After" };
-    h.web.edge.handler = scripted("lab.event", [{ status: 429, headers: { "Retry-After": "2", ...exposed } }, ...[1, 2, 3, 4].map(() => ({ status: 503, headers: { "Retry-After": "0", ...exposed }, body: "overloaded" }))]);
+    h.web.edge.handler = scripted("lab.event", [
+      { status: 429, headers: { "Retry-After": "2", ...exposed } },
+      ...[1, 2, 3, 4].map(() => ({ status: 503, headers: { "Retry-After": "0", ...exposed }, body: "overloaded" })),
+    ]);
     const tab = await h.browser.openPage(labUrl("/retry-after"), { consentGroups: CONSENT.performance });
     await until(events, (e) => e.length >= 1);
     await tab.page.evaluate(() => (window as any).sitetags.track("labEvent"));
@@ -352,7 +402,11 @@ describe("SDK consent", () => {
     await until(events, (e) => e.length >= 2);
     const [setConsent, ...rest] = edgePosts();
     expect(actionOf(setConsent)).toBe("privacy/set-consent");
-    expect(setConsent.json).toMatchObject({ consent: [{ standard: "Adobe", version: "1.0", value: { general: "in" } }], query: { identity: { fetch: ["ECID"] } }, meta: { state: { domain: "kiwi.example", cookiesEnabled: true } } });
+    expect(setConsent.json).toMatchObject({
+      consent: [{ standard: "Adobe", version: "1.0", value: { general: "in" } }],
+      query: { identity: { fetch: ["ECID"] } },
+      meta: { state: { domain: "kiwi.example", cookiesEnabled: true } },
+    });
     expect(eventTypes().sort()).toEqual(["kiwi.privacyConsentChange", "web.webpagedetails.pageViews"]);
     for (const r of rest) expect(r.time).toBeGreaterThanOrEqual(setConsent.time + 290);
     // The same consent on the next page: no set-consent (hash in localStorage, consent cookie set).
@@ -399,7 +453,10 @@ describe("consent changes and stale consent", () => {
 
   it("a stale 'general=in' consent cookie does not send while the banner's groups deny performance (a re-consent): no page view", async () => {
     h.web.edge.handler = konductor();
-    const cookies = [`${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`, `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`];
+    const cookies = [
+      `${ID}=CiYxMjM0; Domain=kiwi.example; Path=/; Secure; SameSite=None`,
+      `${CONSENT_COOKIE}=general=in; Domain=kiwi.example; Path=/; Secure; SameSite=None`,
+    ];
     const tab = await h.browser.openPage(labUrl("/reconsent", { cookies }), { consentGroups: CONSENT.necessary });
     await tab.waitForMonitor({ type: "rule", rule: "page-view", state: "fired" });
     await settle(1000);

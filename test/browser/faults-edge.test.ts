@@ -9,7 +9,17 @@
  * line, or queued (delivered once, later).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, CONSENT, settle, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
+import {
+  buildBundle,
+  CONSENT,
+  settle,
+  useBrowserHarness,
+  type Bundle,
+  type EdgeResponse,
+  type RecordedRequest,
+  type TestPage,
+  trustTestCertificateForBeacons,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 const PAGE = "https://bigfuture.kiwi.example/colleges";
@@ -25,7 +35,11 @@ const events = () => h.web.find((r) => r.host === EDGE && r.method === "POST" &&
 /** The edge's view of one record: the requests carrying it, their distinct requestIds, whether one was accepted. */
 function record(term: string) {
   const requests = events().filter((r) => r.body.includes(`"${term}"`) || r.body.includes(`:${term}"`));
-  return { requests: requests.length, ids: new Set(requests.map((r) => r.query.requestId)).size, accepted: requests.some((r) => (r.status ?? 0) >= 200 && (r.status ?? 0) < 300) };
+  return {
+    requests: requests.length,
+    ids: new Set(requests.map((r) => r.query.requestId)).size,
+    accepted: requests.some((r) => (r.status ?? 0) >= 200 && (r.status ?? 0) < 300),
+  };
 }
 const delivered = { ids: 1, accepted: true };
 
@@ -56,10 +70,12 @@ describe("the edge answers a retried status (429, 502, 503, 504): retried with t
       const tab = await open();
       faultFor(`r${status}a`, { status, headers: retryNow, body: "busy" });
       await push(tab, [`r${status}a`, `r${status}b`]);
-      await expect.poll(() => [record(`r${status}a`), record(`r${status}b`)], { timeout: 8000 }).toEqual([
-        { requests: 2, ...delivered },
-        { requests: 1, ...delivered },
-      ]);
+      await expect
+        .poll(() => [record(`r${status}a`), record(`r${status}b`)], { timeout: 8000 })
+        .toEqual([
+          { requests: 2, ...delivered },
+          { requests: 1, ...delivered },
+        ]);
       expect(tab.pageErrors).toEqual([]);
     });
   }
@@ -101,7 +117,8 @@ it("the edge answers with errors and warnings (a 2xx with a handle): delivered o
 
 it("the edge does not answer (a hung request; the client sets no timeout, as alloy): the records behind it queue, then leave by sendBeacon at pagehide, each once", async () => {
   // The visitor's consent request (set-consent) hangs: every event waits for its answer.
-  h.web.edge.handler = (r) => (r.path.endsWith("/privacy/set-consent") ? { status: 0, fault: "hang" } : { status: 200, body: { requestId: r.query.requestId, handle: [] } });
+  h.web.edge.handler = (r) =>
+    r.path.endsWith("/privacy/set-consent") ? { status: 0, fault: "hang" } : { status: 200, body: { requestId: r.query.requestId, handle: [] } };
   const tab = await h.browser.openPage(h.web.page(PAGE, { bundle }), { consentGroups: CONSENT.all });
   await h.web.waitForRequest({ host: EDGE, path: /\/privacy\/set-consent$/ });
   await push(tab, ["hanga", "hangb", "hangc"]);

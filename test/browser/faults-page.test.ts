@@ -8,7 +8,16 @@
  * the bundle and each record as docs/runtime.md promises.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, CONSENT, settle, useBrowserHarness, type Bundle, type PageOptions, type TestPage, trustTestCertificateForBeacons } from "./harness/index.js";
+import {
+  buildBundles,
+  CONSENT,
+  settle,
+  useBrowserHarness,
+  type Bundle,
+  type PageOptions,
+  type TestPage,
+  trustTestCertificateForBeacons,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 const PAGE = "https://bigfuture.kiwi.example/colleges";
@@ -29,7 +38,8 @@ function record(term: string) {
 }
 const ONCE = { ids: 1, accepted: true };
 /** Uncaught errors thrown by the bundle (a third party's own errors are not the bundle's). */
-const bundleErrors = (tab: TestPage) => tab.pageErrors.filter((e) => /sitetags|cdn\.kiwi\.example/.test(String(e.stack)) || !/consentbanner/.test(String(e.stack)));
+const bundleErrors = (tab: TestPage) =>
+  tab.pageErrors.filter((e) => /sitetags|cdn\.kiwi\.example/.test(String(e.stack)) || !/consentbanner/.test(String(e.stack)));
 const logs = async (tab: TestPage, level?: string) => (await tab.logEntries()).filter((e) => !level || e.level === level).map((e) => String(e.message));
 
 async function push(tab: TestPage, terms: string[]): Promise<void> {
@@ -40,7 +50,10 @@ async function push(tab: TestPage, terms: string[]): Promise<void> {
 }
 /** Opens prod/bigfuture with a fault, pushes records, and expects the page view and each record delivered once. */
 async function deliveredOnce(tag: string, options: { initScripts?: string[]; page?: PageOptions; leave?: boolean } = {}): Promise<TestPage> {
-  const tab = await h.browser.openPage(h.web.page(PAGE, { bundle: b.bigfuture, ...options.page }), { consentGroups: CONSENT.all, initScripts: options.initScripts });
+  const tab = await h.browser.openPage(h.web.page(PAGE, { bundle: b.bigfuture, ...options.page }), {
+    consentGroups: CONSENT.all,
+    initScripts: options.initScripts,
+  });
   const terms = [`${tag}a`, `${tag}b`];
   await push(tab, terms);
   if (options.leave) await tab.page.goto("about:blank");
@@ -72,7 +85,10 @@ describe("third parties: the consent banner", () => {
     });
   }
   it("loads late (after 10 s) and reports consent: the queued page view and records are delivered once each", async () => {
-    h.web.script(BANNER, { delayMs: 10_000, body: "window.OnetrustActiveGroups = ',C0001,C0002,C0003,C0004,'; window.OptanonWrapper && window.OptanonWrapper();" });
+    h.web.script(BANNER, {
+      delayMs: 10_000,
+      body: "window.OnetrustActiveGroups = ',C0001,C0002,C0003,C0004,'; window.OptanonWrapper && window.OptanonWrapper();",
+    });
     const tab = await h.browser.openPage(h.web.page(PAGE, { bundle: b.bigfuture }), { waitUntil: "domcontentloaded" });
     await push(tab, ["latea", "lateb"]);
     await settle(2000);
@@ -85,7 +101,11 @@ describe("third parties: the consent banner", () => {
 
 describe("storage", () => {
   it("cookies disabled (document.cookie reads nothing, writes nothing): every record delivered once", async () => {
-    await deliveredOnce("nocookie", { initScripts: ["Object.defineProperty(Document.prototype, 'cookie', { get: function () { return ''; }, set: function () {}, configurable: true }); Object.defineProperty(Navigator.prototype, 'cookieEnabled', { get: function () { return false; } });"] });
+    await deliveredOnce("nocookie", {
+      initScripts: [
+        "Object.defineProperty(Document.prototype, 'cookie', { get: function () { return ''; }, set: function () {}, configurable: true }); Object.defineProperty(Navigator.prototype, 'cookieEnabled', { get: function () { return false; } });",
+      ],
+    });
   });
   const throwing = (store: string, name: string) =>
     `Object.defineProperty(window, '${store}', { get: function () { throw new DOMException('denied', '${name}'); }, configurable: true });`;
@@ -102,14 +122,20 @@ describe("storage", () => {
 
 describe("the page itself", () => {
   it("replaces fetch with a throwing function: each request is dropped with a log line (Network request failed.), nothing thrown", async () => {
-    const tab = await h.browser.openPage(h.web.page(PAGE, { bundle: b.bigfuture }), { consentGroups: CONSENT.all, initScripts: ["window.fetch = function () { throw new TypeError('fetch blocked by the page'); };"] });
+    const tab = await h.browser.openPage(h.web.page(PAGE, { bundle: b.bigfuture }), {
+      consentGroups: CONSENT.all,
+      initScripts: ["window.fetch = function () { throw new TypeError('fetch blocked by the page'); };"],
+    });
     await push(tab, ["nofetcha"]);
     await expect.poll(() => logs(tab, "warn"), { timeout: 5000 }).toContain("Network request failed.");
     expect(events()).toEqual([]);
     expect(bundleErrors(tab)).toEqual([]);
   });
   it("replaces navigator.sendBeacon with a throwing function: at unload the client falls back to fetch (keepalive); every record delivered once", async () => {
-    await deliveredOnce("nobeacon", { leave: true, initScripts: ["navigator.sendBeacon = function () { throw new TypeError('beacon blocked by the page'); };"] });
+    await deliveredOnce("nobeacon", {
+      leave: true,
+      initScripts: ["navigator.sendBeacon = function () { throw new TypeError('beacon blocked by the page'); };"],
+    });
   });
   it("freezes Object.prototype before the bundle: every record delivered once", async () => {
     await deliveredOnce("frozen", { initScripts: ["Object.freeze(Object.prototype);"] });
@@ -127,7 +153,8 @@ describe("the page itself", () => {
     expect(await logs(tab, "warn")).toContain("already loaded on this page");
   });
   it("pushes 100,000 events before the bundle loads (page-view pushes naming the first view, and searches): all processed in order at start, one page view, the records among them delivered once, the array trimmed", async () => {
-    const before = "var dl = window.kiwiDataLayer = []; for (var i = 0; i < 100000; i++) dl.push(i % 25000 === 0 ? { event: 'search', term: 'pre' + i, type: 'college', count: 1, hasData: true } : { event: 'page-view', pageCode: 'p' + (i % 7) });";
+    const before =
+      "var dl = window.kiwiDataLayer = []; for (var i = 0; i < 100000; i++) dl.push(i % 25000 === 0 ? { event: 'search', term: 'pre' + i, type: 'college', count: 1, hasData: true } : { event: 'page-view', pageCode: 'p' + (i % 7) });";
     // The harness's own monitor (a JSON copy of every runtime event) would be most of the cost: off here.
     const tab = await deliveredOnce("hundredk", { page: { before: [before] }, initScripts: ["window.__sitetagsMonitors = [];"] });
     await expect.poll(() => [0, 25000, 50000, 75000].map((i) => record(`pre${i}`)), { timeout: 8000 }).toEqual([ONCE, ONCE, ONCE, ONCE]);
@@ -136,9 +163,11 @@ describe("the page itself", () => {
 });
 
 describe("a throwing module or rule action (prod/satreg, the payment confirmation)", () => {
-  const confirmation = (order: string) => h.web.page("https://satreg.kiwi.example/register/paymentConfirmation", { bundle: b.satreg, dataLayer: [{ order: { id: order } }] });
+  const confirmation = (order: string) =>
+    h.web.page("https://satreg.kiwi.example/register/paymentConfirmation", { bundle: b.satreg, dataLayer: [{ order: { id: order } }] });
   it("the pixel action throws (the page broke image src): logged as a failed action, the page view with the purchase delivered once, nothing thrown", async () => {
-    const sabotage = "var set = Element.prototype.setAttribute; Element.prototype.setAttribute = function (n, v) { if (n === 'src' && String(v).indexOf('adpartner') >= 0) throw new Error('pixel sabotaged'); return set.apply(this, arguments); };";
+    const sabotage =
+      "var set = Element.prototype.setAttribute; Element.prototype.setAttribute = function (n, v) { if (n === 'src' && String(v).indexOf('adpartner') >= 0) throw new Error('pixel sabotaged'); return set.apply(this, arguments); };";
     const tab = await h.browser.openPage(confirmation("SR9001"), { consentGroups: CONSENT.all, initScripts: [sabotage] });
     await expect.poll(() => views().length, { timeout: 8000 }).toBe(1);
     await expect.poll(() => logs(tab, "error"), { timeout: 5000 }).toContain("rule action failed");
@@ -147,7 +176,8 @@ describe("a throwing module or rule action (prod/satreg, the payment confirmatio
     expect(bundleErrors(tab)).toEqual([]);
   });
   it("a module throws while it starts (the survey's script loader broken by the page): logged, the others start, records delivered once", async () => {
-    const sabotage = "document.createElement = (function (create) { return function (t) { if (String(t).toLowerCase() === 'script' && !window.__allowScript) throw new Error('scripts sabotaged'); return create.apply(this, arguments); }; })(document.createElement);";
+    const sabotage =
+      "document.createElement = (function (create) { return function (t) { if (String(t).toLowerCase() === 'script' && !window.__allowScript) throw new Error('scripts sabotaged'); return create.apply(this, arguments); }; })(document.createElement);";
     const tab = await deliveredOnce("modthrow", { initScripts: [sabotage] });
     expect((await tab.logEntries()).some((e) => e.level === "error" || e.level === "warn")).toBe(true);
   });

@@ -28,7 +28,10 @@ const label = (b: Beacon) => {
 /** The beacons this file is about: page views and the modules' own (the runtime's other tracking, web vitals and the like, is left out). */
 const OURS = /^(web\.webpagedetails\.pageViews|commerce\.purchases|kiwi\.(scoreView|satFunnel|testOrder|applicationError))$/;
 const ours = (): Beacon[] => beacons().filter((x) => OURS.test(xdmOf(x).eventType));
-const pageViewNames = () => ours().filter((x) => xdmOf(x).eventType === "web.webpagedetails.pageViews").map((x) => xdmOf(x).web.webPageDetails.name as string);
+const pageViewNames = () =>
+  ours()
+    .filter((x) => xdmOf(x).eventType === "web.webpagedetails.pageViews")
+    .map((x) => xdmOf(x).web.webPageDetails.name as string);
 async function beaconCount(n: number, timeoutMs = 6000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (ours().length < n && Date.now() < until) await settle(25);
@@ -65,9 +68,31 @@ describe("bundles", () => {
 
 describe("SAT funnel (satreg)", () => {
   const NEWREG = [
-    "start", "profile-start", "profile-personalinfo", "profile-demographics", "profile-sdq", "datetc-start", "terms", "datetc-chooseregion", "datetc-choosetest",
-    "datetc-choosedate", "datetc-choosecenter", "datetc-accept", "datetc-complete", "photo-start", "photo-review", "photo-instructions", "photo-upload",
-    "photo-uploadadjust", "photo-checklist", "photo-accept", "photo-complete", "order-crosssell", "order-review", "order-accept", "order-complete",
+    "start",
+    "profile-start",
+    "profile-personalinfo",
+    "profile-demographics",
+    "profile-sdq",
+    "datetc-start",
+    "terms",
+    "datetc-chooseregion",
+    "datetc-choosetest",
+    "datetc-choosedate",
+    "datetc-choosecenter",
+    "datetc-accept",
+    "datetc-complete",
+    "photo-start",
+    "photo-review",
+    "photo-instructions",
+    "photo-upload",
+    "photo-uploadadjust",
+    "photo-checklist",
+    "photo-accept",
+    "photo-complete",
+    "order-crosssell",
+    "order-review",
+    "order-accept",
+    "order-complete",
   ];
   /** /register/ + the page with its first hyphen as a slash: datetc-choosecenter -> /register/datetc/choosecenter. */
   const pathOf = (page: string) => "/register/" + page.replace("-", "/");
@@ -93,7 +118,13 @@ describe("SAT funnel (satreg)", () => {
     expect(all.map(label).sort()).toEqual([...expected].sort());
     expect(pageViewNames()).toEqual(NEWREG.map((p) => "satreg:newreg:" + p));
     const purchase = all.find((x) => xdmOf(x).eventType === "commerce.purchases")!;
-    expect(varsOf(purchase)).toMatchObject({ events: "purchase", purchaseID: "srW9001", eVar30: "W9001", eVar43: "SAT Registration", eVar44: "core|late|xsell" });
+    expect(varsOf(purchase)).toMatchObject({
+      events: "purchase",
+      purchaseID: "srW9001",
+      eVar30: "W9001",
+      eVar43: "SAT Registration",
+      eVar44: "core|late|xsell",
+    });
     expect(varsOf(purchase)).toMatchObject({ eVar31: "R5550001", eVar34: "OCT30", eVar35: "20301005", eVar36: "repeat", eVar37: "none" });
     expect(varsOf(purchase).eVar38).toBeUndefined(); // deviceChoice N/A blanks it
     const chooseDate = all.find((x) => xdmOf(x).web.webPageDetails?.name === "satreg:newreg:datetc-choosedate")!;
@@ -102,7 +133,10 @@ describe("SAT funnel (satreg)", () => {
   });
 
   it("in the SPA: each registration-step for another page is one page view named flow:page (the runtime's SPA view, after timing.spaPage)", async () => {
-    const url = h.web.page("https://satreg.kiwi.example/register*", { bundle: b.satreg, dataLayer: [{ event: "registration-step", flow: "newreg", page: "start" }] });
+    const url = h.web.page("https://satreg.kiwi.example/register*", {
+      bundle: b.satreg,
+      dataLayer: [{ event: "registration-step", flow: "newreg", page: "start" }],
+    });
     const tab = await h.browser.openPage(url.replace("*", ""), { consentGroups: CONSENT.performance });
     await beaconCount(1);
     // A route change announced by the app; then an app that keeps one URL and announces the view with flow and page.
@@ -133,7 +167,10 @@ describe("SAT funnel (satreg)", () => {
       ["/register/change/order/review", "profile,test-center"],
     ];
     for (const [path] of pages) h.web.page("https://satreg.kiwi.example" + path, { bundle: b.satreg });
-    h.web.page("https://satreg.kiwi.example/register/change/order/complete", { bundle: b.satreg, dataLayer: [{ event: "registration-step", orderId: "C4242" }] });
+    h.web.page("https://satreg.kiwi.example/register/change/order/complete", {
+      bundle: b.satreg,
+      dataLayer: [{ event: "registration-step", orderId: "C4242" }],
+    });
     const tab = await h.browser.openPage("https://satreg.kiwi.example/register/manage", { consentGroups: CONSENT.performance });
     await tab.page.evaluate(() => sessionStorage.setItem("sitetags:changereg-steps", "photo")); // left over from an earlier, abandoned change
     const stored: Array<string | null> = [];
@@ -152,7 +189,13 @@ describe("SAT funnel (satreg)", () => {
     expect(names).toContain("satreg:changereg:order-complete");
     const purchases = all.filter((x) => xdmOf(x).eventType === "commerce.purchases");
     expect(purchases).toHaveLength(1);
-    expect(varsOf(purchases[0])).toMatchObject({ events: "purchase", purchaseID: "scC4242", eVar30: "C4242", eVar43: "SAT Registration Change", eVar45: "profile,test-center" });
+    expect(varsOf(purchases[0])).toMatchObject({
+      events: "purchase",
+      purchaseID: "scC4242",
+      eVar30: "C4242",
+      eVar43: "SAT Registration Change",
+      eVar45: "profile,test-center",
+    });
     expect(await tab.page.evaluate(() => sessionStorage.getItem("sitetags:changereg-steps"))).toBeNull();
     expect(await tab.page.evaluate(() => (window as any).sitetags.commands.satFunnel.changeSteps())).toEqual([]);
   });
@@ -216,7 +259,15 @@ describe("score views", () => {
       ["score view:psat:psat-nmsqt-t-202210-12", "event88,event119:psat-nmsqt-2022f"],
       ["score view:sat:sat-202410-99", "event24,event118:5501"],
     ]);
-    expect(views.map((x) => varsOf(x)).find((v) => v.eVar61 === "5501")).toMatchObject({ eVar60: "sat-202410-99", eVar62: "sat", eVar63: "20241005", eVar64: "not-avail", eVar65: "not-avail", eVar66: "not-avail", prop60: "score-details" });
+    expect(views.map((x) => varsOf(x)).find((v) => v.eVar61 === "5501")).toMatchObject({
+      eVar60: "sat-202410-99",
+      eVar62: "sat",
+      eVar63: "20241005",
+      eVar64: "not-avail",
+      eVar65: "not-avail",
+      eVar66: "not-avail",
+      prop60: "score-details",
+    });
     const log = (await logOf(tab)).filter(([, m]) => /score/i.test(m));
     expect(log).toEqual([
       ["warn", "Unrecognized Score View found (not tracked)"],
@@ -259,7 +310,16 @@ describe("test orders (schoolday)", () => {
         event: "test-order",
         orderId: "TO-2024-0042",
         tests: [
-          { name: "PSAT/NMSQT", previousOrderQty: 120, updatedOrderQty: 150, adminYear: "2024", semester: "fall", grades: ["10", "11"], previousGrades: ["10"], allocatedSchools: 12 },
+          {
+            name: "PSAT/NMSQT",
+            previousOrderQty: 120,
+            updatedOrderQty: 150,
+            adminYear: "2024",
+            semester: "fall",
+            grades: ["10", "11"],
+            previousGrades: ["10"],
+            allocatedSchools: 12,
+          },
           { name: "PSAT 8/9", previousOrderQty: 60, updatedOrderQty: 45, grades: ["8"], previousGrades: ["8", "9"], allocatedSchools: 4 },
         ],
         billing: true,

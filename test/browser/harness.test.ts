@@ -53,7 +53,8 @@ describe("harness", () => {
   it("a request an earlier test's page sends after that test ended (a beacon on the way out) is a stray, not a request of this test", async () => {
     const url = h.web.page("https://bigfuture-qa.kiwi.example/late", {});
     const tab = await h.browser.openPage(url);
-    const send = (id: string) => tab.page.evaluate((i) => navigator.sendBeacon(`https://edge.kiwi.example/ee/v1/collect?configId=abc&requestId=${i}`, "{}"), id);
+    const send = (id: string) =>
+      tab.page.evaluate((i) => navigator.sendBeacon(`https://edge.kiwi.example/ee/v1/collect?configId=abc&requestId=${i}`, "{}"), id);
     await send("during");
     await h.web.waitForRequest({ host: "edge.kiwi.example" });
     h.web.nextTest(); // what the next test's beforeEach does
@@ -107,7 +108,9 @@ describe("harness", () => {
   it("third-party overrides: error status and delays", async () => {
     h.web.script("https://survey.feedbackvendor.example/x.js", { status: 500 });
     const url = h.web.page("https://bigfuture-qa.kiwi.example/tp", {
-      after: ["var s = document.createElement('script'); s.src = 'https://survey.feedbackvendor.example/x.js'; s.onerror = function () { window.failed = true; }; document.head.appendChild(s);"],
+      after: [
+        "var s = document.createElement('script'); s.src = 'https://survey.feedbackvendor.example/x.js'; s.onerror = function () { window.failed = true; }; document.head.appendChild(s);",
+      ],
     });
     const tab = await h.browser.openPage(url);
     await tab.page.waitForFunction(() => (window as any).failed === true);

@@ -46,7 +46,11 @@ const gradYear = new Date().getMonth() >= 7 ? new Date().getFullYear() + 2 : new
 const STUDENT = signInCookies({ sessionId: "S-123", accountId: "A-9", profileType: "ECL", gradYear }, { typ: "Bearer", namespace: "st", hashedId: "h-9" });
 
 const creds = () => h.web.find((r: RecordedRequest) => r.host === "edge.kiwi.example" && r.path.startsWith("/creds/") && r.method === "GET");
-const identityEvents = () => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r) => (r.json as any).events[0]).filter((e: any) => e.xdm.eventType === "lab.identity");
+const identityEvents = () =>
+  h.web
+    .find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ })
+    .map((r) => (r.json as any).events[0])
+    .filter((e: any) => e.xdm.eventType === "lab.identity");
 const identityEvent = () => identityEvents()[0]?.xdm;
 async function waitIdentityEvent(timeoutMs = 8000) {
   const until = Date.now() + timeoutMs;
@@ -71,7 +75,9 @@ describe("the startup sequence", () => {
 
   it('"Up to 3 attempts, 100 ms apart"; "Credential fetch failure after 3 attempts is logged and flow continues" (anonymous)', async () => {
     h.web.edge.handler = (r) => (r.path.startsWith("/creds/") ? { status: 500, body: "down" } : { status: 200, body: { handle: [] } });
-    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT }), {
+      consentGroups: CONSENT.performance,
+    });
     const xdm = await waitIdentityEvent();
     expect(creds()).toHaveLength(3);
     const times = creds().map((r) => r.time);
@@ -84,7 +90,9 @@ describe("the startup sequence", () => {
   it("a fetch that throws at once (blocked or patched by the page) fails each attempt like a network error: logged, the flow continues, nothing thrown into the page", async () => {
     h.web.edge.handler = () => ({ status: 200, body: { handle: [] } });
     const patch = `(function () { var f = window.fetch; window.fetch = function (url) { if (String(url).indexOf("/creds/") >= 0) { window.__credCalls = (window.__credCalls || 0) + 1; throw new TypeError("blocked by the page"); } return f.apply(this, arguments); }; })();`;
-    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT, before: [patch] }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/", { bundle: lab, cookies: STUDENT, before: [patch] }), {
+      consentGroups: CONSENT.performance,
+    });
     const xdm = await waitIdentityEvent();
     expect(await tab.page.evaluate(() => (window as any).__credCalls)).toBe(3);
     expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: "credential fetch failed; continuing anonymous" }));
@@ -99,7 +107,9 @@ describe("the startup sequence", () => {
     expect(creds()).toEqual([]);
     // The rules wait for the startup sequence: no library-loaded rule has run yet.
     expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule"))).toBe(false);
-    await tab.page.waitForFunction(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule" && e.state === "fired"), undefined, { timeout: 6000 });
+    await tab.page.waitForFunction(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule" && e.state === "fired"), undefined, {
+      timeout: 6000,
+    });
     expect(creds()).toEqual([]);
   });
 
@@ -134,15 +144,27 @@ describe("the startup sequence", () => {
     expect(await webEvent("/dashboard")).toBe("login");
     h.web.reset();
     // After the security check page: not counted.
-    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/dashboard", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance, initScripts: ["sessionStorage.setItem('sitetags:previous-page', 'iam:login:security-check')"] });
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/dashboard", { bundle: lab, cookies: STUDENT }), {
+      consentGroups: CONSENT.performance,
+      initScripts: ["sessionStorage.setItem('sitetags:previous-page', 'iam:login:security-check')"],
+    });
     expect(await webEvent("/dashboard")).toBe("none");
     h.web.reset();
     // The sign-up thank-you path: a registration.
-    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/iamweb/secure/thankYou", { bundle: lab, cookies: STUDENT }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/iamweb/secure/thankYou", { bundle: lab, cookies: STUDENT }), {
+      consentGroups: CONSENT.performance,
+    });
     expect(await webEvent("/iamweb/secure/thankYou")).toBe("registration");
     h.web.reset();
     // A migrate flow reaching success: a registration match.
-    await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/migrate", { bundle: lab, cookies: STUDENT, dataLayer: [{ page: { flowCode: "migrate", pageCode: "success" } }] }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(
+      h.web.page("https://idlab-qa.kiwi.example/migrate", {
+        bundle: lab,
+        cookies: STUDENT,
+        dataLayer: [{ page: { flowCode: "migrate", pageCode: "success" } }],
+      }),
+      { consentGroups: CONSENT.performance },
+    );
     expect(await webEvent("/migrate")).toBe("registration-match");
   });
 

@@ -44,21 +44,33 @@ const email = fc
     whole: fc.boolean(),
     lower: fc.boolean(),
   })
-  .map(({ local, domain, depth, whole, lower }) => (whole ? nest(`${local}@${domain}`, depth, lower) : `${local.replace("+", "%2B")}%${"25".repeat(depth - 1)}40${domain}`));
+  .map(({ local, domain, depth, whole, lower }) =>
+    whole ? nest(`${local}@${domain}`, depth, lower) : `${local.replace("+", "%2B")}%${"25".repeat(depth - 1)}40${domain}`,
+  );
 
 /** A redacted name=value pair (name in any case, value qqx…, sometimes with "+"), the pair or only its = encoded 0–3 levels deep. */
 const secretPair = fc
   .record({
-    name: fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.boolean(), { minLength: 9, maxLength: 9 })).map(([n, up]) => n.split("").map((c, k) => (up[k] ? c.toUpperCase() : c.toLowerCase())).join("")),
+    name: fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.boolean(), { minLength: 9, maxLength: 9 })).map(([n, up]) =>
+      n
+        .split("")
+        .map((c, k) => (up[k] ? c.toUpperCase() : c.toLowerCase()))
+        .join(""),
+    ),
     value: fc.tuple(fc.stringMatching(/^[a-z]{4,8}$/), fc.boolean()).map(([v, plus]) => `${SECRET_MARK}${v}${plus ? `+${SECRET_MARK}x` : ""}`),
     depth: fc.integer({ min: 0, max: 3 }),
     onlyEquals: fc.boolean(),
     lower: fc.boolean(),
   })
-  .map(({ name, value, depth, onlyEquals, lower }) => (onlyEquals && depth > 0 ? `${name}%${"25".repeat(depth - 1)}3D${value}` : nest(`${name}=${value}`, depth, lower)));
+  .map(({ name, value, depth, onlyEquals, lower }) =>
+    onlyEquals && depth > 0 ? `${name}%${"25".repeat(depth - 1)}3D${value}` : nest(`${name}=${value}`, depth, lower),
+  );
 
 /** Something that must not leave: an address, or a redacted pair. */
-const payload = fc.oneof(email.map((e) => ({ text: e, pair: false })), secretPair.map((p) => ({ text: p, pair: true })));
+const payload = fc.oneof(
+  email.map((e) => ({ text: e, pair: false })),
+  secretPair.map((p) => ({ text: p, pair: true })),
+);
 
 /** Where a payload stands in an address (after the origin). */
 const place = fc.constantFrom("query", "fragment", "route", "path", "nested");
@@ -136,7 +148,8 @@ function leaks(requests: RecordedRequest[], cookies: Array<{ name: string; value
   for (const r of requests) {
     if (r.kind === "page") continue; // the page's own document request is its address
     const text = requestText(r);
-    for (const mark of [ADDRESS_MARK, SECRET_MARK]) if (text.includes(mark)) found.push(`${mark} in ${r.method} ${r.url}: ${text.slice(Math.max(0, text.indexOf(mark) - 120), text.indexOf(mark) + 60)}`);
+    for (const mark of [ADDRESS_MARK, SECRET_MARK])
+      if (text.includes(mark)) found.push(`${mark} in ${r.method} ${r.url}: ${text.slice(Math.max(0, text.indexOf(mark) - 120), text.indexOf(mark) + 60)}`);
   }
   for (const c of cookies) {
     const text = decodeFully(`${c.name}=${c.value}`).toLowerCase();
@@ -169,7 +182,8 @@ describe(`"zero occurrences of the address or of a redacted value in any request
             a.click();
           }
           const dl = ((window as any).kiwiDataLayer = (window as any).kiwiDataLayer || []);
-          for (const url of v.pushed) dl.push({ event: "link-click", linkType: "external", linkName: "story " + url, linkUrl: url, eventCode: "event50", hasData: true });
+          for (const url of v.pushed)
+            dl.push({ event: "link-click", linkType: "external", linkName: "story " + url, linkUrl: url, eventCode: "event50", hasData: true });
         }, l);
         await settle(30);
       }

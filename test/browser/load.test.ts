@@ -32,14 +32,33 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CDPSession } from "playwright-core";
 import { EVENT_DOCS } from "../../runtime-modules/data-layer-events/event-docs.js";
-import { buildBundles, CONSENT, useBrowserHarness, type Bundle, type EdgeResponse, type RecordedRequest, trustTestCertificateForBeacons } from "./harness/index.js";
+import {
+  buildBundles,
+  CONSENT,
+  useBrowserHarness,
+  type Bundle,
+  type EdgeResponse,
+  type RecordedRequest,
+  trustTestCertificateForBeacons,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 const PAGE = "https://bigfuture.kiwi.example/colleges";
 const EDGE = "edge.kiwi.example";
 const COUNT = Number(process.env.SITETAGS_LOAD_EVENTS || 50_000);
 /** Kinds that change consent, identity, the page's name or what tags load: they would change what the later pushes record. */
-const LEFT_OUT = new Set(["page-view", "privacy-change", "opt-in-change", "identity", "traffic-source", "tag-settings", "load-tags", "web-vitals", "video", "cb-web-event"]);
+const LEFT_OUT = new Set([
+  "page-view",
+  "privacy-change",
+  "opt-in-change",
+  "identity",
+  "traffic-source",
+  "tag-settings",
+  "load-tags",
+  "web-vitals",
+  "video",
+  "cb-web-event",
+]);
 
 let bundle: Bundle;
 let identityCookie = "";
@@ -50,7 +69,9 @@ beforeAll(async () => {
 
 /** Konductor's answer: the identity cookie when the request has none (so the identity gate opens after the first answer). */
 function konductor(r: RecordedRequest): EdgeResponse {
-  const store = String(r.headers.cookie ?? "").includes(identityCookie + "=") ? [] : [{ key: identityCookie, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", maxAge: 34128000, attrs: { SameSite: "None" } }];
+  const store = String(r.headers.cookie ?? "").includes(identityCookie + "=")
+    ? []
+    : [{ key: identityCookie, value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA", maxAge: 34128000, attrs: { SameSite: "None" } }];
   return { status: 200, body: { requestId: r.query.requestId, handle: [{ type: "state:store", payload: store }] } };
 }
 
@@ -143,7 +164,9 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     cdp.on("Tracing.dataCollected", ({ value }: { value: any[] }) => {
       for (const e of value) if (kept.has(e.name) && e.ph !== "e") trace.push(e);
     });
-    await cdp.send("Tracing.start", { traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8", "blink.user_timing", "__metadata"] } });
+    await cdp.send("Tracing.start", {
+      traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8", "blink.user_timing", "__metadata"] },
+    });
     const started = Date.now();
     const loop = await tab.page.evaluate(
       ({ templates, count }) => {
@@ -190,7 +213,28 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     const bundleLongest = Math.max(0, ...bundleScripts.map((x) => x.duration));
     const longest = Math.max(0, ...ours.map((t) => t.duration));
     const hookUs = ((loop.end - loop.start - plainMs) / COUNT) * 1000;
-    const report = { pushes: COUNT, kinds: used, recordsExpected: total, recordsCounted: counted(), missing, duplicated, strangers, loopMs: Math.round(loop.end - loop.start), plainLoopMs: Math.round(plainMs), hookUsPerPush: Math.round(hookUs * 10) / 10, longTasksAfterLoop: ours.length, longestTaskMs: Math.round(longest), bundleLongestScriptMs: Math.round(bundleLongest), tracedTasks: runs.length, longestTaskOwnCpuMs: Math.round(taskCpuMs * 10) / 10, longestTaskWallMs: Math.round(taskWallMs), gcCount: gcs.length, longestGcCpuMs: Math.round(gcMs), heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100, wallMs };
+    const report = {
+      pushes: COUNT,
+      kinds: used,
+      recordsExpected: total,
+      recordsCounted: counted(),
+      missing,
+      duplicated,
+      strangers,
+      loopMs: Math.round(loop.end - loop.start),
+      plainLoopMs: Math.round(plainMs),
+      hookUsPerPush: Math.round(hookUs * 10) / 10,
+      longTasksAfterLoop: ours.length,
+      longestTaskMs: Math.round(longest),
+      bundleLongestScriptMs: Math.round(bundleLongest),
+      tracedTasks: runs.length,
+      longestTaskOwnCpuMs: Math.round(taskCpuMs * 10) / 10,
+      longestTaskWallMs: Math.round(taskWallMs),
+      gcCount: gcs.length,
+      longestGcCpuMs: Math.round(gcMs),
+      heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100,
+      wallMs,
+    };
     console.log("load:", JSON.stringify(report));
     expect({ missing, duplicated, strangers }).toEqual({ missing: 0, duplicated: 0, strangers: 0 });
     expect(runs.length).toBeGreaterThan(total);

@@ -52,7 +52,9 @@ describe('"A Chromium test pushes such objects through every path that merges pa
     const page = h.web.page(URL_, {
       bundle,
       // Before the bundle: pushes it processes at start.
-      before: [`window.__payloads = ${JSON.stringify(PAYLOADS)}; var dl = window.kiwiDataLayer = []; __payloads.forEach(function (p) { dl.push(JSON.parse(p)); });`],
+      before: [
+        `window.__payloads = ${JSON.stringify(PAYLOADS)}; var dl = window.kiwiDataLayer = []; __payloads.forEach(function (p) { dl.push(JSON.parse(p)); });`,
+      ],
     });
     const tab = await h.browser.openPage(page, { consentGroups: CONSENT.all });
     const before = await tab.page.evaluate(prototypeState);
@@ -70,13 +72,26 @@ describe('"A Chromium test pushes such objects through every path that merges pa
         const o = parse(p);
         w.kiwiDataLayer.push(o); // data only: the state merge
         w.kiwiDataLayer.push(Object.assign(parse(p), { event: "identity", accountId: "1000234", namespace: "st", roles: [parse(p)] }));
-        w.kiwiDataLayer.push(Object.assign(parse(p), { event: "search", term: "nursing " + p.length, type: "college", count: 3, facet: parse(p), hasData: true }));
-        w.kiwiDataLayer.push(Object.assign(parse(p), { event: "link-click", linkType: "external", linkName: parse(p), linkUrl: "https://news.example/story", eventCode: "event50", hasData: true }));
+        w.kiwiDataLayer.push(
+          Object.assign(parse(p), { event: "search", term: "nursing " + p.length, type: "college", count: 3, facet: parse(p), hasData: true }),
+        );
+        w.kiwiDataLayer.push(
+          Object.assign(parse(p), {
+            event: "link-click",
+            linkType: "external",
+            linkName: parse(p),
+            linkUrl: "https://news.example/story",
+            eventCode: "event50",
+            hasData: true,
+          }),
+        );
         w.kiwiDataLayer.push({ event: "page-view", pageCode: "detail", extra: parse(p) });
       }
     });
     // Events reach the edge (so the merges ran on these pushes), and nothing changed a prototype.
-    await expect.poll(() => h.web.find((r) => r.host === "edge.kiwi.example" && /\/v1\/interact$/.test(r.path)).length, { timeout: 8000 }).toBeGreaterThan(eventsBefore + 4);
+    await expect
+      .poll(() => h.web.find((r) => r.host === "edge.kiwi.example" && /\/v1\/interact$/.test(r.path)).length, { timeout: 8000 })
+      .toBeGreaterThan(eventsBefore + 4);
     await settle(300);
     expect(await tab.page.evaluate(prototypeState)).toEqual(before);
     expect(await tab.page.evaluate(() => Object.getPrototypeOf((window as any).kiwiDataLayer) === Array.prototype)).toBe(true);
@@ -90,7 +105,13 @@ describe('"A Chromium test pushes such objects through every path that merges pa
       const before = Object.getOwnPropertyNames(Object.prototype).sort().join();
       for (const p of payloads) {
         // create-analytics.ts: mergeInto(mergeInto(contextXdm(...), ours), user) and mergeInto({com_adobe_analytics: …}, configOverrides)
-        const xdm = mergeInto(mergeInto({ web: { webPageDetails: { URL: location.href } }, device: {} }, { eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { name: "x" } } }), JSON.parse(p));
+        const xdm = mergeInto(
+          mergeInto(
+            { web: { webPageDetails: { URL: location.href } }, device: {} },
+            { eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { name: "x" } } },
+          ),
+          JSON.parse(p),
+        );
         mergeInto({ com_adobe_analytics: { reportSuites: ["rs"] } }, JSON.parse(p));
         mergeInto(xdm, { web: JSON.parse(p) });
       }

@@ -157,7 +157,12 @@ it("the inspector tabs follow the ARIA tabs pattern, arrow keys included", async
   const { app } = p;
   await loadPage(app, "bigfuture", "prod", "home", "all");
   await openTab(app, "beacons");
-  const selected = () => app.evaluate(() => ({ focus: document.activeElement?.id, selected: document.querySelector('[role=tab][aria-selected=true]')?.id, labelled: document.querySelector("[role=tabpanel]")?.getAttribute("aria-labelledby") }));
+  const selected = () =>
+    app.evaluate(() => ({
+      focus: document.activeElement?.id,
+      selected: document.querySelector("[role=tab][aria-selected=true]")?.id,
+      labelled: document.querySelector("[role=tabpanel]")?.getAttribute("aria-labelledby"),
+    }));
   await app.locator("[data-testid=tab-beacons]").focus();
   await app.keyboard.press("ArrowRight");
   await expect.poll(selected).toEqual({ focus: "tab-timeline", selected: "tab-timeline", labelled: "tab-timeline" });
@@ -194,13 +199,23 @@ it("a first screen that says what to do: nothing loads until a site is chosen; a
     const doc = await page.evaluate(async (u) => (await fetch(u)).text(), href!);
     expect(doc).toMatch(/^# The QA preview/);
     // Compressed, with content-hashed names cached for a year.
-    const assets = await page.evaluate(() => performance.getEntriesByType("resource").filter((e) => /\/assets\//.test(e.name)).map((e) => { const r = e as PerformanceResourceTiming; return { name: new URL(r.name).pathname, transfer: r.transferSize, encoded: r.encodedBodySize, decoded: r.decodedBodySize }; }));
+    const assets = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => /\/assets\//.test(e.name))
+        .map((e) => {
+          const r = e as PerformanceResourceTiming;
+          return { name: new URL(r.name).pathname, transfer: r.transferSize, encoded: r.encodedBodySize, decoded: r.decodedBodySize };
+        }),
+    );
     const js = assets.find((a) => a.name.endsWith(".js"))!;
     expect(js.name).toMatch(/\/assets\/index-[\w-]{8,}\.js$/);
     expect(encodings[js.name]).toBe("br");
     expect(js.encoded).toBeLessThan(js.decoded * 0.4);
     const total = assets.reduce((n, a) => n + a.transfer, 0);
-    console.log(`[preview] first load: ${loadMs} ms to the first screen; assets ${assets.map((a) => `${a.name} ${(a.decoded / 1024).toFixed(0)} KB → ${(a.encoded / 1024).toFixed(1)} KB ${encodings[a.name] ?? "identity"}`).join(", ")}; ${(total / 1024).toFixed(1)} KB transferred`);
+    console.log(
+      `[preview] first load: ${loadMs} ms to the first screen; assets ${assets.map((a) => `${a.name} ${(a.decoded / 1024).toFixed(0)} KB → ${(a.encoded / 1024).toFixed(1)} KB ${encodings[a.name] ?? "identity"}`).join(", ")}; ${(total / 1024).toFixed(1)} KB transferred`,
+    );
     // Choosing a site loads nothing yet either; Load does.
     await page.locator("[data-testid=site-select]").selectOption("bigfuture");
     expect(await page.locator("[data-testid=page-frame]").count()).toBe(0);

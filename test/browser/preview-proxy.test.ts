@@ -58,9 +58,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => real.listen(0, "127.0.0.1", resolve));
   const realPort = (real.address() as AddressInfo).port;
-  preview = await startPreview({ distDir: built.qa.outDir, port: 0, proxyPort: 0, upstream: (host) => (host === REAL_HOST ? { host: "127.0.0.1", port: realPort } : undefined) });
+  preview = await startPreview({
+    distDir: built.qa.outDir,
+    port: 0,
+    proxyPort: 0,
+    upstream: (host) => (host === REAL_HOST ? { host: "127.0.0.1", port: realPort } : undefined),
+  });
   // No host mapping: every name goes through the proxy, which tunnels all but the real site to the preview server.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...PREVIEW_FLAGS, `--proxy-server=http://127.0.0.1:${preview.proxyPort}`, "--ignore-certificate-errors"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...PREVIEW_FLAGS, `--proxy-server=http://127.0.0.1:${preview.proxyPort}`, "--ignore-certificate-errors"],
+  });
   app = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, ignoreHTTPSErrors: true })).newPage();
 }, 240_000);
 
@@ -76,7 +84,10 @@ it("replaces only the production embed, keeping the page's nonce; a page without
   expect(out.html).toContain(`<!--chosen ${REAL_NONCE}-->`);
   expect(out.html).not.toContain("sitetags.0123456789.min.js");
   expect(out.html).toContain('id="real"');
-  expect(replaceEmbed("<html><script src=/app.js></script></html>", () => "x")).toEqual({ html: "<html><script src=/app.js></script></html>", replaced: false });
+  expect(replaceEmbed("<html><script src=/app.js></script></html>", () => "x")).toEqual({
+    html: "<html><script src=/app.js></script></html>",
+    replaced: false,
+  });
 });
 
 it("the real staging site through the proxy: its production script tag replaced with the chosen bundle, its own CSP and pushes kept, read by the inspector as a mock page", async () => {
@@ -90,7 +101,9 @@ it("the real staging site through the proxy: its production script tag replaced 
   // The chosen bundle (qa, from dist/) runs, not the production one; the page's CSP is the real site's.
   expect(await frame.evaluate(() => (window as unknown as { sitetags?: { env: string; site: string } }).sitetags?.env)).toBe("qa");
   const scripts = await frame.evaluate(() => [...document.scripts].map((s) => ({ src: s.src, nonce: s.nonce })));
-  expect(scripts.some((s) => /^https:\/\/cdn\.kiwi\.example\/qa\/satreg\/sitetags(\.[0-9a-f]{10})?\.min\.js$/.test(s.src) && s.nonce === REAL_NONCE)).toBe(true);
+  expect(scripts.some((s) => /^https:\/\/cdn\.kiwi\.example\/qa\/satreg\/sitetags(\.[0-9a-f]{10})?\.min\.js$/.test(s.src) && s.nonce === REAL_NONCE)).toBe(
+    true,
+  );
   expect(scripts.some((s) => s.src.includes("0123456789"))).toBe(false);
   const entries = await sessionEntries(app);
   expect(entries.find((e) => e.kind === "page")?.csp).toBe(REAL_CSP);

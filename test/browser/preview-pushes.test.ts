@@ -14,7 +14,9 @@ const p = usePreviewApp({ bigfutureQa: ["bigfuture", "qa"], satregProd: ["satreg
 /** The data-layer checks' warnings (runtime-modules/data-layer-events/validate-push.ts) and rule skips for missing data in the session. */
 function dataLayerWarnings(entries: PreviewEntry[]): string[] {
   return entries.flatMap((e) =>
-    e.kind === "monitor" && e.event?.type === "log" && e.event.level === "warn" && /data layer push|unknown event/.test(String(e.event.message)) ? [String(e.event.message)] : [],
+    e.kind === "monitor" && e.event?.type === "log" && e.event.level === "warn" && /data layer push|unknown event/.test(String(e.event.message))
+      ? [String(e.event.message)]
+      : [],
   );
 }
 
@@ -39,7 +41,8 @@ it("the preview's own pushes are well-formed: every template and every mock-page
     await app.locator(`[data-testid=action-${action}]`).click();
     await expect.poll(async () => processed(await sessionEntries(app)), { timeout: 10_000 }).toBeGreaterThan(before);
   }
-  const video = () => sessionEntries(app).then((es) => es.filter((e) => e.kind === "monitor" && e.event?.type === "dataLayer" && e.event.event === "video").length);
+  const video = () =>
+    sessionEntries(app).then((es) => es.filter((e) => e.kind === "monitor" && e.event?.type === "dataLayer" && e.event.event === "video").length);
   const played = await video();
   await app.locator("[data-testid=action-video-play]").click(); // pause
   await expect.poll(video, { timeout: 10_000 }).toBeGreaterThan(played);
@@ -52,7 +55,9 @@ it("the preview's own pushes are well-formed: every template and every mock-page
   expect(await app.locator('[data-testid=rule-row][data-rule="application-error"][data-state="fired"]').count()).toBeGreaterThanOrEqual(1);
 
   // The page templates' own pushes (made before the bundle loads), on every template bigfuture can show.
-  for (const t of PAGE_TEMPLATES.filter((t) => t.dataLayer?.some((d) => typeof (d as { event?: unknown }).event === "string") && (!t.sites || t.sites.includes("bigfuture")))) {
+  for (const t of PAGE_TEMPLATES.filter(
+    (t) => t.dataLayer?.some((d) => typeof (d as { event?: unknown }).event === "string") && (!t.sites || t.sites.includes("bigfuture")),
+  )) {
     await loadPage(app, "bigfuture", "qa", t.id, "all");
     await expect.poll(async () => processed(await sessionEntries(app)), { timeout: 10_000 }).toBeGreaterThanOrEqual(t.dataLayer!.length);
     expect({ template: t.id, warnings: dataLayerWarnings(await sessionEntries(app)) }).toEqual({ template: t.id, warnings: [] });

@@ -27,10 +27,15 @@ it("every beacon must be tied to the tab and page load that sent it: the previou
   const second = Date.now();
   await app.locator("[data-testid=load-button]").click();
   await waitForBoot(app);
-  await expect.poll(async () => {
-    const mine = new Set(reportedRequestIds(await sessionEntries(app)));
-    return edgeSince(second).filter((r) => !mine.has(r.query.requestId)).length;
-  }, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () => {
+        const mine = new Set(reportedRequestIds(await sessionEntries(app)));
+        return edgeSince(second).filter((r) => !mine.has(r.query.requestId)).length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(0);
   const mine = new Set(reportedRequestIds(await sessionEntries(app)));
   const strays = edgeSince(second).filter((r) => !mine.has(r.query.requestId));
   const last = Math.max(...strays.map((r) => r.seq));
@@ -68,7 +73,11 @@ it("beacons from another tab do not appear in this tab (a copied link opened in 
     await expect.poll(async () => reportedRequestIds(await sessionEntries(other)).length, { timeout: 15_000 }).toBeGreaterThan(0);
     const theirs = new Set(reportedRequestIds(await sessionEntries(other)));
     await expect.poll(() => edgeSince(opened).filter((r) => theirs.has(r.query.requestId)).length, { timeout: 15_000 }).toBeGreaterThan(0);
-    const last = Math.max(...edgeSince(opened).filter((r) => theirs.has(r.query.requestId)).map((r) => r.seq));
+    const last = Math.max(
+      ...edgeSince(opened)
+        .filter((r) => theirs.has(r.query.requestId))
+        .map((r) => r.seq),
+    );
     await expect.poll(() => seenSeq(app), { timeout: 15_000 }).toBeGreaterThanOrEqual(last);
     const leaked = (await sessionEntries(app)).filter((e) => e.kind === "network" && theirs.has(e.request?.query.requestId ?? ""));
     expect(leaked).toEqual([]);
@@ -107,7 +116,9 @@ it("a full URL typed into Free path opens that URL", async () => {
   await loadPage(app, "bigfuture", "prod", "home", "all");
   await app.locator("[data-testid=path-input]").fill("https://satreg.kiwi.example/register/paymentConfirmation?utm_source=qa");
   await app.locator("[data-testid=load-button]").click();
-  await expect.poll(() => app.locator("[data-testid=page-url]").textContent(), { timeout: 10_000 }).toBe("https://satreg.kiwi.example/register/paymentConfirmation?utm_source=qa");
+  await expect
+    .poll(() => app.locator("[data-testid=page-url]").textContent(), { timeout: 10_000 })
+    .toBe("https://satreg.kiwi.example/register/paymentConfirmation?utm_source=qa");
   await app.locator("[data-testid=path-input]").fill("");
 }, 180_000);
 
@@ -137,7 +148,7 @@ it("the session diff is readable at 1440 px and lists the consent change and sam
   await expect.poll(() => app.locator("[data-testid=kept-sessions] li").count(), { timeout: 10_000 }).toBe(2);
 }, 180_000);
 
-it("the consent request's beacon reads as a consent change, not \"undefined → …\"", async () => {
+it('the consent request\'s beacon reads as a consent change, not "undefined → …"', async () => {
   const { app } = p;
   await loadPage(app, "satreg", "prod", "home", "pre");
   await app.locator("[data-testid=banner-accept-all]").click();

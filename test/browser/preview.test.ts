@@ -18,7 +18,15 @@ import { tempDir } from "./harness/temp.js";
 import { hostRules, startPreview, type PreviewServer } from "../../preview/server/main";
 import { looksRendered, pngStats } from "../../preview/server/png-check";
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
 
 let preview: PreviewServer;
 let browser: Browser;
@@ -35,9 +43,15 @@ function catalogue(): string {
 }
 
 beforeAll(async () => {
-  const built = await buildBundles({ satregProd: ["satreg", "prod"], bigfutureProd: ["bigfuture", "prod"], bigfutureQa: ["bigfuture", "qa"] }, { sitesDir: catalogue() });
+  const built = await buildBundles(
+    { satregProd: ["satreg", "prod"], bigfutureProd: ["bigfuture", "prod"], bigfutureQa: ["bigfuture", "qa"] },
+    { sitesDir: catalogue() },
+  );
   preview = await startPreview({ distDir: built.satregProd.outDir, port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, `--host-resolver-rules=${hostRules(preview.port)}`, "--ignore-certificate-errors"] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...FLAGS, `--host-resolver-rules=${hostRules(preview.port)}`, "--ignore-certificate-errors"],
+  });
   context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, ignoreHTTPSErrors: true, acceptDownloads: true });
   app = await context.newPage();
   shots = tempDir("sitetags-preview-shots-");
@@ -51,7 +65,13 @@ afterAll(async () => {
 /** The mock page's frame. */
 function pageFrame(): Frame {
   const frame = app.frames().find((f) => f !== app.mainFrame() && /\.kiwi\.example$/.test(new URL(f.url() || "about:blank", "https://x").hostname));
-  if (!frame) throw new Error(`no mock page frame; frames: ${app.frames().map((f) => f.url()).join(", ")}`);
+  if (!frame)
+    throw new Error(
+      `no mock page frame; frames: ${app
+        .frames()
+        .map((f) => f.url())
+        .join(", ")}`,
+    );
   return frame;
 }
 
@@ -71,7 +91,10 @@ async function loadPage(site: string, env: string, page: string, consent: string
   await choose("consent-select", consent);
   await app.locator("[data-testid=load-button]").click();
   await app.waitForFunction(
-    () => (window as unknown as { __sitetagsPreview?: { entries: Array<{ kind: string; event?: { type: string } }> } }).__sitetagsPreview?.entries.some((e) => e.kind === "monitor" && e.event?.type === "boot"),
+    () =>
+      (window as unknown as { __sitetagsPreview?: { entries: Array<{ kind: string; event?: { type: string } }> } }).__sitetagsPreview?.entries.some(
+        (e) => e.kind === "monitor" && e.event?.type === "boot",
+      ),
     undefined,
     { timeout: 10_000 },
   );
@@ -99,7 +122,10 @@ describe("the preview", () => {
     const pageName = await beacon.first().getAttribute("data-page-name");
     expect(pageName).toMatch(/paymentconfirmation/i);
     // The same beacon as the edge received it.
-    const edge = preview.records.filter((r) => r.kind === "edge" && r.path.endsWith("/v1/interact") && r.origin === "https://satreg.kiwi.example" && r.body?.includes("web.webpagedetails.pageViews"));
+    const edge = preview.records.filter(
+      (r) =>
+        r.kind === "edge" && r.path.endsWith("/v1/interact") && r.origin === "https://satreg.kiwi.example" && r.body?.includes("web.webpagedetails.pageViews"),
+    );
     expect(edge.length).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(edge[0].body!).events[0].xdm.web.webPageDetails.name).toBe(pageName);
 
@@ -164,7 +190,9 @@ describe("the preview", () => {
     await loadPage("bigfuture", "prod", "home", "all");
     const sent = Date.now();
     await app.locator("[data-testid=action-link-download]").click();
-    await expect.poll(() => preview.records.some((r) => r.kind === "file" && r.path === "/files/sat-practice-test-1.pdf" && r.time >= sent), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => preview.records.some((r) => r.kind === "file" && r.path === "/files/sat-practice-test-1.pdf" && r.time >= sent), { timeout: 5000 })
+      .toBe(true);
     const download = app.locator('[data-testid=beacon-row][data-link-type="download"]');
     await download.first().waitFor({ timeout: 8000 });
     expect(await download.first().getAttribute("data-event-type")).toBe("web.webinteraction.linkClicks");
@@ -175,7 +203,8 @@ describe("the preview", () => {
   it("runs the bundle under the page's strict CSP: nonce'd scripts, no 'unsafe-eval', no violation, no page error", async () => {
     const documents: Array<{ url: string; csp?: string }> = [];
     app.on("response", (r) => {
-      if (r.request().resourceType() === "document" && /kiwi\.example/.test(r.url())) documents.push({ url: r.url(), csp: r.headers()["content-security-policy"] });
+      if (r.request().resourceType() === "document" && /kiwi\.example/.test(r.url()))
+        documents.push({ url: r.url(), csp: r.headers()["content-security-policy"] });
     });
     await loadPage("satreg", "prod", "payment-confirmation", "all");
     await app.locator('[data-testid=beacon-row][data-event-type="web.webpagedetails.pageViews"]').first().waitFor({ timeout: 10_000 });
@@ -206,7 +235,11 @@ describe("the preview", () => {
     expect(text).toMatch(/kiwiglobalprod|kiwiglobaldev|qa/);
     const download = app.waitForEvent("download");
     await app.locator("[data-testid=export-session]").click();
-    const exported = JSON.parse(readFileSync((await (await download).path())!, "utf8")) as { format: string; entries: unknown[]; summary: { beacons: unknown[] } };
+    const exported = JSON.parse(readFileSync((await (await download).path())!, "utf8")) as {
+      format: string;
+      entries: unknown[];
+      summary: { beacons: unknown[] };
+    };
     expect(exported.format).toBe("sitetags-preview-session/1");
     expect(exported.summary.beacons.length).toBeGreaterThanOrEqual(1);
   });

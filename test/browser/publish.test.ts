@@ -35,13 +35,18 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const sitetagsOf = (tab: TestPage) => tab.page.evaluate(() => ((window as any).sitetags ? { site: (window as any).sitetags.site as string, env: (window as any).sitetags.env as string } : undefined));
+const sitetagsOf = (tab: TestPage) =>
+  tab.page.evaluate(() =>
+    (window as any).sitetags ? { site: (window as any).sitetags.site as string, env: (window as any).sitetags.env as string } : undefined,
+  );
 
 vi.setConfig({ testTimeout: 90_000 });
 
 describe("the pinned embed tag in Chromium, through a CDN in front of the S3 server", () => {
   it('"a page that embeds the pinned tag with SRI loads the bundle from the local S3 server through a CDN-like path"', async () => {
-    expect(pinned).toMatch(/^<script src="https:\/\/tags\.kiwi\.example\/prod\/bigfuture\/sitetags\.[0-9a-f]{10}\.min\.js" integrity="sha384-[A-Za-z0-9+/=]+" crossorigin="anonymous" async><\/script>$/);
+    expect(pinned).toMatch(
+      /^<script src="https:\/\/tags\.kiwi\.example\/prod\/bigfuture\/sitetags\.[0-9a-f]{10}\.min\.js" integrity="sha384-[A-Za-z0-9+/=]+" crossorigin="anonymous" async><\/script>$/,
+    );
     const url = h.web.page("https://bigfuture.kiwi.example/", { head: pinned });
     const tab = await h.browser.openPage(url);
     await tab.page.waitForFunction(() => Boolean((window as any).sitetags), undefined, { timeout: 30_000 });
@@ -55,7 +60,9 @@ describe("the pinned embed tag in Chromium, through a CDN in front of the S3 ser
     const client = createClient({ endpoint: s3.endpoint });
     try {
       const tampered = `${b.prod.code};window.__tampered=1;`;
-      await client.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}/${b.prod.file}`, Body: tampered, ContentType: "text/javascript; charset=utf-8" }));
+      await client.s3.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}/${b.prod.file}`, Body: tampered, ContentType: "text/javascript; charset=utf-8" }),
+      );
     } finally {
       client.s3.destroy();
     }
@@ -66,7 +73,10 @@ describe("the pinned embed tag in Chromium, through a CDN in front of the S3 ser
     expect(refusal.type).toBe("error");
     expect(refusal.text).toMatch(/Failed to find a valid digest in the 'integrity' attribute/);
     expect(h.web.find({ host: "tags.kiwi.example", path: `/${b.prod.file}` }).map((r) => r.status)).toEqual([200]);
-    expect(await tab.page.evaluate(() => ({ tampered: (window as any).__tampered, sitetags: typeof (window as any).sitetags }))).toEqual({ tampered: undefined, sitetags: "undefined" });
+    expect(await tab.page.evaluate(() => ({ tampered: (window as any).__tampered, sitetags: typeof (window as any).sitetags }))).toEqual({
+      tampered: undefined,
+      sitetags: "undefined",
+    });
     // The alias tag (no integrity) is what the pinned form guards against: the same kind of change there would run.
     expect(alias).not.toContain("integrity");
   });

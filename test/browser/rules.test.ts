@@ -4,12 +4,23 @@
  * satreg) and a lab site declaring every event, condition and action type.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, buildBundles, CONSENT, settle, signInCookies, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import {
+  buildBundle,
+  buildBundles,
+  CONSENT,
+  settle,
+  signInCookies,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type RecordedRequest,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 
 type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { analytics: Record<string, string> } } }> };
-const beacons = (): Beacon[] => h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r: RecordedRequest) => r.json as Beacon);
+const beacons = (): Beacon[] =>
+  h.web.find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ }).map((r: RecordedRequest) => r.json as Beacon);
 const xdmOf = (b: Beacon) => b.events[0].xdm;
 const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
 /** A signed-in visitor: the org's sign-in session and token cookies. */
@@ -112,25 +123,52 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
     const [b] = await beaconCount(1);
     expect(xdmOf(b).eventType).toBe("web.webpagedetails.pageViews");
     expect(xdmOf(b).web.webPageDetails.URL).toBe("https://bigfuture-qa.kiwi.example/college-search");
-    expect(h.web.find({ host: "edge.kiwi.example", path: /\/v1\/interact$/ })[0].url).toMatch(/^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/);
+    expect(h.web.find({ host: "edge.kiwi.example", path: /\/v1\/interact$/ })[0].url).toMatch(
+      /^https:\/\/edge\.kiwi\.example\/ee\/v1\/interact\?configId=[^&]+&requestId=[0-9a-f-]{36}$/,
+    );
   });
 
   it("bigfuture rules: a share click; \"list adds and removes\", the list-milestone's event riding on the list add's beacon", async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a>', cookies: SIGNED_IN });
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/", {
+      bundle: real.bigfuture,
+      body: '<a id="promo" data-share="page" href="#x">Share</a>',
+      cookies: SIGNED_IN,
+    });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await beaconCount(1);
     await tab.page.click("#promo");
     await beaconCount(2);
     const list = (changeType: string, newTotalItemsInList: unknown) =>
-      tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), { event: "list-change", changeType, itemType: "college", itemName: "  Kiwi   College ", itemId: 1234, sourceUi: "college-profile", newTotalItemsInList });
+      tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), {
+        event: "list-change",
+        changeType,
+        itemType: "college",
+        itemName: "  Kiwi   College ",
+        itemId: 1234,
+        sourceUi: "college-profile",
+        newTotalItemsInList,
+      });
     await list("added-list-item", 6);
     await list("removed-list-item", 5);
     await list("added-list-item", 2);
     const all = await beaconCount(5);
-    expect(all.map((b) => xdmOf(b).eventType)).toEqual(["web.webpagedetails.pageViews", "web.webinteraction.linkClicks", "kiwi.listChange", "kiwi.listChange", "kiwi.listChange"]);
+    expect(all.map((b) => xdmOf(b).eventType)).toEqual([
+      "web.webpagedetails.pageViews",
+      "web.webinteraction.linkClicks",
+      "kiwi.listChange",
+      "kiwi.listChange",
+      "kiwi.listChange",
+    ]);
     expect(xdmOf(all[1]).web.webInteraction).toMatchObject({ name: "share click", type: "other", URL: "https://bigfuture-qa.kiwi.example/#x" });
     expect(xdmOf(all[2]).web.webInteraction.name).toBe("list:add:college");
-    expect(varsOf(all[2])).toMatchObject({ events: "event61,event53", eVar101: "college", eVar102: "Kiwi College", eVar103: "1234", prop94: "college-profile", prop95: "6" });
+    expect(varsOf(all[2])).toMatchObject({
+      events: "event61,event53",
+      eVar101: "college",
+      eVar102: "Kiwi College",
+      eVar103: "1234",
+      prop94: "college-profile",
+      prop95: "6",
+    });
     expect(xdmOf(all[3]).web.webInteraction.name).toBe("list:remove:college");
     expect(varsOf(all[3])).toMatchObject({ events: "event54", prop95: "5" });
     // "List milestones: first, third and sixth item added": a second item is none.
@@ -145,7 +183,9 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
       { event: "list-change", changeType: "added-list-item", itemType: "career", itemName: "Nurse", newTotalItemsInList: 1 },
     ];
     // Not signed in: the first item is recorded without the milestone.
-    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), {
+      consentGroups: CONSENT.performance,
+    });
     await beaconCount(2);
     await settle(300);
     // Pushes made before the bundle loads are processed before its page view.
@@ -158,12 +198,23 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
   });
 
   it('bigfuture major list: "Major add: primary interest, add method, added item name, list size"; "size 1 fires the new-list event; size 5 fires list-full (logged-in only)"', async () => {
-    const major = (itemName: string | undefined, listSize: unknown) => ({ event: "major-add", itemName, listSize, primaryInterest: "life-sciences", addMethod: "search" });
+    const major = (itemName: string | undefined, listSize: unknown) => ({
+      event: "major-add",
+      itemName,
+      listSize,
+      primaryInterest: "life-sciences",
+      addMethod: "search",
+    });
     const pushes = [major("Biology", 1), major("Chemistry", "2"), major(undefined, 2), major("Physics", 5), major("Ecology", 3)];
-    for (const [cookies, full] of [[SIGNED_IN, "event56,event57"], [[], "event57"]] as const) {
+    for (const [cookies, full] of [
+      [SIGNED_IN, "event56,event57"],
+      [[], "event57"],
+    ] as const) {
       await h.browser.closePages();
       h.web.reset();
-      await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes, cookies: [...cookies] }), { consentGroups: CONSENT.performance });
+      await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes, cookies: [...cookies] }), {
+        consentGroups: CONSENT.performance,
+      });
       await beaconCount(4);
       await settle(300);
       const adds = beacons().filter((b) => xdmOf(b).eventType === "kiwi.majorAdd");
@@ -181,7 +232,9 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
       { event: "list-view", itemType: "college", itemListSize: "4", pageState: "colleges" },
       { event: "list-view", itemType: "college", pageState: "colleges" },
     ];
-    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: pushes }), {
+      consentGroups: CONSENT.performance,
+    });
     await beaconCount(2);
     await settle(300);
     const views = beacons().filter((b) => xdmOf(b).eventType === "kiwi.listView");
@@ -198,7 +251,9 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
       { event: "opt-in-change", changeType: "sometimes", action: "student-search" },
       { event: "opt-in-change", changeType: "reoptin", action: "student-search", actionSource: "profile" },
     ];
-    await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: pushes }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: pushes }), {
+      consentGroups: CONSENT.performance,
+    });
     await beaconCount(3);
     await settle(300);
     // Pushes made before the bundle loads are processed before its page view.
@@ -264,10 +319,16 @@ describe("the catalogue's rules (sites/_org.yaml, bigfuture.yaml, satreg.yaml)",
 
   it('"In non-production bundles, a push that does not match its type logs a clear warning naming the field; production bundles skip that check"', async () => {
     const push = { event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi College", newTotalItemsInList: "3" };
-    const qa = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: [push] }), { consentGroups: CONSENT.performance });
+    const qa = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: real.bigfuture, dataLayer: [push] }), {
+      consentGroups: CONSENT.performance,
+    });
     await beaconCount(1);
-    expect(await qa.logEntries()).toContainEqual(expect.objectContaining({ level: "warn", message: 'data layer push "list-change": field "newTotalItemsInList" must be an integer, got "3"' }));
-    const prod = await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: [push] }), { consentGroups: CONSENT.performance });
+    expect(await qa.logEntries()).toContainEqual(
+      expect.objectContaining({ level: "warn", message: 'data layer push "list-change": field "newTotalItemsInList" must be an integer, got "3"' }),
+    );
+    const prod = await h.browser.openPage(h.web.page("https://satreg.kiwi.example/", { bundle: real.satregProd, dataLayer: [push] }), {
+      consentGroups: CONSENT.performance,
+    });
     await settle(300);
     expect((await prod.logEntries()).filter((e) => String((e as { message?: unknown }).message).startsWith("data layer push"))).toEqual([]);
   });
@@ -331,7 +392,12 @@ describe("every event type, condition and action (a lab site)", () => {
   });
 
   it('element appears ("polling per the spec\'s element wait"), direct call, timer', async () => {
-    const tab = await h.browser.openPage(labUrl(), { consentGroups: CONSENT.performance, initScripts: ["document.addEventListener('DOMContentLoaded', function(){ setTimeout(function(){ var d=document.createElement('div'); d.id='late-banner'; document.body.appendChild(d); }, 400); })"] });
+    const tab = await h.browser.openPage(labUrl(), {
+      consentGroups: CONSENT.performance,
+      initScripts: [
+        "document.addEventListener('DOMContentLoaded', function(){ setTimeout(function(){ var d=document.createElement('div'); d.id='late-banner'; document.body.appendChild(d); }, 400); })",
+      ],
+    });
     await tab.page.evaluate(() => (window as any).sitetags.track("scoreShown", { id: 1 }));
     const until = Date.now() + 8000;
     while (!["lab.directCall", "lab.timer", "lab.elementExists"].every((t) => types().includes(t)) && Date.now() < until) await settle(50);
@@ -340,7 +406,8 @@ describe("every event type, condition and action (a lab site)", () => {
   });
 
   it("click on a CSS selector: one delegated listener (even when the page stops propagation); anyOf/not conditions", async () => {
-    const body = '<div id="wrap"><button class="track-me"><span id="inner">Go</span></button></div><script>document.getElementById("wrap").addEventListener("click", function (e) { e.stopPropagation(); });</script>';
+    const body =
+      '<div id="wrap"><button class="track-me"><span id="inner">Go</span></button></div><script>document.getElementById("wrap").addEventListener("click", function (e) { e.stopPropagation(); });</script>';
     const tab = await h.browser.openPage(labUrl("/?tab=scores", { body }), { consentGroups: CONSENT.performance });
     await beaconCount(2);
     await tab.page.click("#inner");

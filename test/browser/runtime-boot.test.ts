@@ -25,7 +25,14 @@ const DYNAMIC_HOST_NOT_ALLOWED = "dynamic_host_not_allowed";
 function sitetagsOf(tab: TestPage) {
   return tab.page.evaluate(() => {
     const s = (window as any).sitetags;
-    return s ? { site: s.site as string, env: s.env as string, modules: [...s.modules] as string[], log: s.log as Array<{ level: string; message: string; code?: string }> } : undefined;
+    return s
+      ? {
+          site: s.site as string,
+          env: s.env as string,
+          modules: [...s.modules] as string[],
+          log: s.log as Array<{ level: string; message: string; code?: string }>,
+        }
+      : undefined;
   });
 }
 
@@ -46,23 +53,26 @@ describe("A bundle runs only on its own site's hosts for its environment", () =>
     ["the site's uat host", () => "https://clep-uat.kiwi.example/contact-us/"],
     ["127.0.0.1 (only dev bundles run there)", () => `http://127.0.0.1:${h.web.httpPort}/contact-us/`],
   ];
-  it.each(elsewhere)("elsewhere, e.g. on %s, it logs `not authorized for this domain` (code dynamic_host_not_allowed) and does nothing else", async (_, where) => {
-    const url = h.web.page(where(), { bundle: b.clepQa, after: ["window.afterBundle = true"] });
-    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.all, debug: true });
-    // Logged: on the console (debug mode) and to the runtime monitor; window.sitetags is not defined.
-    const [line] = tab.sitetagsConsole();
-    expect(line.type).toBe("error");
-    expect(line.text).toContain(`[sitetags] ${NOT_AUTHORIZED} (${DYNAMIC_HOST_NOT_ALLOWED})`);
-    expect(await tab.logEntries()).toEqual([expect.objectContaining({ level: "error", message: NOT_AUTHORIZED, code: DYNAMIC_HOST_NOT_ALLOWED })]);
-    // Nothing else: no global, no module, no tag, no beacon, no cookie, no inserted script, nothing more on the console.
-    await settle();
-    expect(await sitetagsOf(tab)).toBeUndefined();
-    expect((await tab.monitorEvents()).map((e) => e.type)).toEqual(["log"]);
-    expect(h.web.find((r) => r.kind === "third-party" || r.kind === "edge")).toEqual([]);
-    expect(await tab.page.evaluate(() => [document.scripts.length, document.cookie, (window as any).afterBundle])).toEqual([2, "", true]);
-    expect(tab.sitetagsConsole()).toHaveLength(1);
-    expect(tab.pageErrors).toEqual([]);
-  });
+  it.each(elsewhere)(
+    "elsewhere, e.g. on %s, it logs `not authorized for this domain` (code dynamic_host_not_allowed) and does nothing else",
+    async (_, where) => {
+      const url = h.web.page(where(), { bundle: b.clepQa, after: ["window.afterBundle = true"] });
+      const tab = await h.browser.openPage(url, { consentGroups: CONSENT.all, debug: true });
+      // Logged: on the console (debug mode) and to the runtime monitor; window.sitetags is not defined.
+      const [line] = tab.sitetagsConsole();
+      expect(line.type).toBe("error");
+      expect(line.text).toContain(`[sitetags] ${NOT_AUTHORIZED} (${DYNAMIC_HOST_NOT_ALLOWED})`);
+      expect(await tab.logEntries()).toEqual([expect.objectContaining({ level: "error", message: NOT_AUTHORIZED, code: DYNAMIC_HOST_NOT_ALLOWED })]);
+      // Nothing else: no global, no module, no tag, no beacon, no cookie, no inserted script, nothing more on the console.
+      await settle();
+      expect(await sitetagsOf(tab)).toBeUndefined();
+      expect((await tab.monitorEvents()).map((e) => e.type)).toEqual(["log"]);
+      expect(h.web.find((r) => r.kind === "third-party" || r.kind === "edge")).toEqual([]);
+      expect(await tab.page.evaluate(() => [document.scripts.length, document.cookie, (window as any).afterBundle])).toEqual([2, "", true]);
+      expect(tab.sitetagsConsole()).toHaveLength(1);
+      expect(tab.pageErrors).toEqual([]);
+    },
+  );
 });
 
 describe("dev bundles also on localhost and 127.0.0.1", () => {
@@ -147,7 +157,9 @@ describe("bundles run under a Content-Security-Policy without 'unsafe-eval', and
   /** The nonce of the document's last response, and of each injected script. */
   async function nonces(tab: TestPage) {
     const page = h.web.find({ kind: "page", path: new URL(tab.page.url()).pathname }).at(-1);
-    const injected = await tab.page.evaluate(() => ["sitetags-chat-widget", "sitetags-survey"].map((id) => (document.getElementById(id) as HTMLScriptElement | null)?.nonce));
+    const injected = await tab.page.evaluate(() =>
+      ["sitetags-chat-widget", "sitetags-survey"].map((id) => (document.getElementById(id) as HTMLScriptElement | null)?.nonce),
+    );
     return { page: page?.nonce, injected };
   }
 
@@ -213,10 +225,12 @@ describe("A bundle never throws into the page", () => {
     expect((await h.web.waitForRequest({ host: "chat.widgetvendor.example" })).status).toBe(500);
     const log = (await sitetagsOf(tab))!.log;
     expect(log).toContainEqual(expect.objectContaining({ level: "error", message: "script embedding failed" }));
-    expect(await tab.page.evaluate(() => {
-      const chat = (window as any).sitetags.commands.chat;
-      return [(window as any).afterBundle, chat.isLoaded(), chat.open()];
-    })).toEqual([true, false, false]);
+    expect(
+      await tab.page.evaluate(() => {
+        const chat = (window as any).sitetags.commands.chat;
+        return [(window as any).afterBundle, chat.isLoaded(), chat.open()];
+      }),
+    ).toEqual([true, false, false]);
     expect(tab.pageErrors).toEqual([]);
   });
 
@@ -245,17 +259,39 @@ describe("A bundle never throws into the page", () => {
     ],
     [
       "makes localStorage throw (a privacy mode) and asks for debug mode",
-      { before: ["Object.defineProperty(window, 'localStorage', { configurable: true, get: function () { throw new Error('no storage'); } });"], query: "?sitetags-debug=1", groups: CONSENT.functional, modules: ["chat", "survey"] },
+      {
+        before: ["Object.defineProperty(window, 'localStorage', { configurable: true, get: function () { throw new Error('no storage'); } });"],
+        query: "?sitetags-debug=1",
+        groups: CONSENT.functional,
+        modules: ["chat", "survey"],
+      },
     ],
     [
       "replaces console methods with throwing ones, in debug mode",
-      { before: ["['debug', 'info', 'warn', 'error', 'log'].forEach(function (m) { console[m] = function () { throw new Error('console ' + m); }; });"], query: "?sitetags-debug=1", groups: CONSENT.functional, modules: ["chat", "survey"] },
+      {
+        before: ["['debug', 'info', 'warn', 'error', 'log'].forEach(function (m) { console[m] = function () { throw new Error('console ' + m); }; });"],
+        query: "?sitetags-debug=1",
+        groups: CONSENT.functional,
+        modules: ["chat", "survey"],
+      },
     ],
-    ["installs a runtime monitor that throws", { before: ["window.__sitetagsMonitors = [function () { throw new Error('bad monitor'); }];"], groups: CONSENT.functional, modules: ["chat", "survey"] }],
-    ["includes the bundle twice", { twice: true, groups: CONSENT.functional, logged: { level: "warn", message: "already loaded on this page" }, modules: ["chat", "survey"] }],
+    [
+      "installs a runtime monitor that throws",
+      { before: ["window.__sitetagsMonitors = [function () { throw new Error('bad monitor'); }];"], groups: CONSENT.functional, modules: ["chat", "survey"] },
+    ],
+    [
+      "includes the bundle twice",
+      { twice: true, groups: CONSENT.functional, logged: { level: "warn", message: "already loaded on this page" }, modules: ["chat", "survey"] },
+    ],
     [
       "has its own consent wrapper (OptanonWrapper) and the banner gives consent later",
-      { before: ["window.OptanonWrapper = function () { window.wrapperCalls = (window.wrapperCalls || 0) + 1; };"], groups: CONSENT.necessary, consentLater: true, logged: { level: "info", message: "tag loaded" }, modules: ["chat", "survey"] },
+      {
+        before: ["window.OptanonWrapper = function () { window.wrapperCalls = (window.wrapperCalls || 0) + 1; };"],
+        groups: CONSENT.necessary,
+        consentLater: true,
+        logged: { level: "info", message: "tag loaded" },
+        modules: ["chat", "survey"],
+      },
     ],
   ];
   it.each(hostile)("a page that %s: no uncaught error, and a page script after the bundle still runs", async (_, setup) => {

@@ -36,7 +36,10 @@ describe("The helpfulness survey loads only on configured sites and trailing-sla
     const request = await h.web.waitForRequest(SURVEY);
     expect(request.url).toBe("https://survey.feedbackvendor.example/kiwi/helpful.js");
     await tab.waitForMonitor({ type: "tag", tag: "survey", state: "loaded" });
-    expect(await tab.page.evaluate(() => [(window as any).sitetags.commands.survey.isLoaded(), !!document.getElementById("sitetags-survey")])).toEqual([true, true]);
+    expect(await tab.page.evaluate(() => [(window as any).sitetags.commands.survey.isLoaded(), !!document.getElementById("sitetags-survey")])).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it.each(["/some/path", "/some/path?x=/"])("does not load on %s (no trailing slash)", async (path) => {
@@ -127,19 +130,22 @@ describe("survey needs performance consent", () => {
 });
 
 describe("Chat widget pages are listed by path for the ap-students, clep and sat-suite sites", () => {
-  it.each(["apstudents", "clep", "satsuite"] as const)("%s: the qa chat script loads on every listed page (and below it) with functional consent", async (site) => {
-    const bundle = b[site];
-    const chat = bundle.config.modules.chat!;
-    expect(chat.scriptSrc).toBe(`https://chat.widgetvendor.example/kiwi/${site}/qa/loader.js`);
-    for (const page of [...chat.pages, `${chat.pages[0]}/details`]) {
-      h.web.reset();
-      const tab = await open(bundle, page, CONSENT.functional);
-      expect((await h.web.waitForRequest(CHAT)).url, page).toBe(chat.scriptSrc);
-      await tab.waitForMonitor({ type: "tag", tag: "chat", state: "loaded" });
-      expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chat.isLoaded())).toBe(true);
-      await tab.close();
-    }
-  });
+  it.each(["apstudents", "clep", "satsuite"] as const)(
+    "%s: the qa chat script loads on every listed page (and below it) with functional consent",
+    async (site) => {
+      const bundle = b[site];
+      const chat = bundle.config.modules.chat!;
+      expect(chat.scriptSrc).toBe(`https://chat.widgetvendor.example/kiwi/${site}/qa/loader.js`);
+      for (const page of [...chat.pages, `${chat.pages[0]}/details`]) {
+        h.web.reset();
+        const tab = await open(bundle, page, CONSENT.functional);
+        expect((await h.web.waitForRequest(CHAT)).url, page).toBe(chat.scriptSrc);
+        await tab.waitForMonitor({ type: "tag", tag: "chat", state: "loaded" });
+        expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chat.isLoaded())).toBe(true);
+        await tab.close();
+      }
+    },
+  );
 
   it("the catalogue's other sites have no chat module", () => {
     expect(b.bigfuture.modules).not.toContain("chat");

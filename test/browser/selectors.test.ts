@@ -50,14 +50,18 @@ const INVALID = [
 describe("CSS selectors: the schema agrees with Chromium", () => {
   it("every selector the schema accepts works in querySelector; every one it rejects throws there or can never match", async () => {
     const tab = await h.browser.openPage("about:blank");
-    const browser = await tab.page.evaluate((list: string[]) => list.map((s) => {
-      try {
-        document.createElement("div").querySelector(s);
-        return s.includes("::") ? "never matches" : "ok";
-      } catch {
-        return "throws";
-      }
-    }), [...VALID, ...INVALID]);
+    const browser = await tab.page.evaluate(
+      (list: string[]) =>
+        list.map((s) => {
+          try {
+            document.createElement("div").querySelector(s);
+            return s.includes("::") ? "never matches" : "ok";
+          } catch {
+            return "throws";
+          }
+        }),
+      [...VALID, ...INVALID],
+    );
     const schema = [...VALID, ...INVALID].map((s) => (SelectorString.safeParse(s).success ? "ok" : "rejected"));
     expect(schema.slice(0, VALID.length)).toEqual(VALID.map(() => "ok"));
     expect(schema.slice(VALID.length)).toEqual(INVALID.map(() => "rejected"));

@@ -51,16 +51,28 @@ describe("page names: one page view on load, named by the rules", () => {
   it("home, a uuid path, allow-listed parameters (category dropped on bigfuture, others left out, lowercased)", async () => {
     expect(await nameOf("https://bigfuture-qa.kiwi.example/", b.bigfuture)).toBe("bigfuture/home");
     expect(await nameOf("https://www-qa.kiwi.example/", b.www)).toBe("www/home");
-    expect(await nameOf("https://bigfuture-qa.kiwi.example/college/3F2504E0-4F89-11D3-9A0C-0305E82C3301/overview", b.bigfuture)).toBe("bigfuture/college/uuid/overview");
-    expect(await nameOf("https://bigfuture-qa.kiwi.example/careers?q=Nurse&category=Health&tab=Salary&testYear=2026", b.bigfuture)).toBe("bigfuture/careers/tab=salary/testYear=2026");
+    expect(await nameOf("https://bigfuture-qa.kiwi.example/college/3F2504E0-4F89-11D3-9A0C-0305E82C3301/overview", b.bigfuture)).toBe(
+      "bigfuture/college/uuid/overview",
+    );
+    expect(await nameOf("https://bigfuture-qa.kiwi.example/careers?q=Nurse&category=Health&tab=Salary&testYear=2026", b.bigfuture)).toBe(
+      "bigfuture/careers/tab=salary/testYear=2026",
+    );
     expect(await nameOf("https://www-qa.kiwi.example/search?category=Health&state=NY#main-content", b.www)).toBe("www/search/category=health/state=ny");
   });
   it("an error page (errorCode in the page-view push), a sign-in page (the sign-in map; flow=idp-discovery; state dropped), a test-day page", async () => {
-    expect(await nameOf("https://bigfuture-qa.kiwi.example/no/such/page", b.bigfuture, [{ event: "page-view", errorCode: "404" }])).toBe("bigfuture/404errorpage");
+    expect(await nameOf("https://bigfuture-qa.kiwi.example/no/such/page", b.bigfuture, [{ event: "page-view", errorCode: "404" }])).toBe(
+      "bigfuture/404errorpage",
+    );
     expect(await nameOf("https://www-qa.kiwi.example/busy", b.www, [{ event: "page-view", errorCode: "HighVolume" }])).toBe("www/highvolumepage");
-    expect(await nameOf("https://iam-qa.kiwi.example/login?state=xyz", b.iam, [{ event: "page-view", pageCode: "enter-username-password" }])).toBe("iam/login/enter-unpw");
-    expect(await nameOf("https://iam-qa.kiwi.example/login?flow=idp-discovery", b.iam, [{ event: "page-view", pageCode: "enter-username-password" }])).toBe("iam/migrate/enter-username-password");
-    expect(await nameOf("https://iam-qa.kiwi.example/forgot", b.iam, [{ event: "page-view", pageCode: "forgot-password-reset-success" }])).toBe("iam/forgotpw/reset-pw-success");
+    expect(await nameOf("https://iam-qa.kiwi.example/login?state=xyz", b.iam, [{ event: "page-view", pageCode: "enter-username-password" }])).toBe(
+      "iam/login/enter-unpw",
+    );
+    expect(await nameOf("https://iam-qa.kiwi.example/login?flow=idp-discovery", b.iam, [{ event: "page-view", pageCode: "enter-username-password" }])).toBe(
+      "iam/migrate/enter-username-password",
+    );
+    expect(await nameOf("https://iam-qa.kiwi.example/forgot", b.iam, [{ event: "page-view", pageCode: "forgot-password-reset-success" }])).toBe(
+      "iam/forgotpw/reset-pw-success",
+    );
     expect(await nameOf("https://testday-qa.kiwi.example/rooms/get/4711", b.testday)).toBe("testday:rooms:detail");
     expect(await nameOf("https://testday-qa.kiwi.example/irregularities/add", b.testday)).toBe("testday:irregularities:add");
   });
@@ -82,7 +94,9 @@ describe("link clicks", () => {
     <script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>`;
 
   it('each type: its linkType (xdm web.webInteraction.type), name ("web text in names", escaped) and link variables', async () => {
-    const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/links", { bundle: b.www, body: BODY }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/links", { bundle: b.www, body: BODY }), {
+      consentGroups: CONSENT.performance,
+    });
     await until(() => views().length > 0);
     const ids = ["search", "promo", "nav", "external", "download", "feature", "internal", "mailto", "tel", "js", "button"];
     for (const id of ids) await tab.page.click("#" + id);
@@ -116,7 +130,10 @@ describe("link clicks", () => {
   });
 
   it('search pushes on bigfuture (site search code bf_site): "Duplicate identical searches suppressed", "Internal search without term: skipped", "count 0 ... prefixes term with \'null:\'", a quick search, a search-result click', async () => {
-    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", { bundle: b.bigfuture, dataLayer: [{ event: "search", term: "  SAT   Dates ", type: "site", count: 4 }] });
+    const url = h.web.page("https://bigfuture-qa.kiwi.example/search", {
+      bundle: b.bigfuture,
+      dataLayer: [{ event: "search", term: "  SAT   Dates ", type: "site", count: 4 }],
+    });
     const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
     await until(() => ofType("kiwi.internalSearch").length > 0);
     await tab.page.evaluate(() => {
@@ -142,7 +159,13 @@ describe("link clicks", () => {
   });
 
   it("a link a site click rule tracks (bigfuture's share-click rule) is counted once, by that rule", async () => {
-    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/", { bundle: b.bigfuture, body: '<a id="promo" data-share="page" href="#x">Share</a><a id="f" href="/compare">Compare</a>' }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(
+      h.web.page("https://bigfuture-qa.kiwi.example/", {
+        bundle: b.bigfuture,
+        body: '<a id="promo" data-share="page" href="#x">Share</a><a id="f" href="/compare">Compare</a>',
+      }),
+      { consentGroups: CONSENT.performance },
+    );
     await until(() => views().length > 0);
     await tab.page.click("#promo");
     await tab.page.click("#f");
@@ -154,7 +177,9 @@ describe("link clicks", () => {
 
 describe("SPA route change", () => {
   it("bigfuture (spa: true, no route rule of its own): one page view per route, timing.spaPage after the change, named anew; a prevented hash is no route", async () => {
-    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/start", { bundle: b.bigfuture }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/start", { bundle: b.bigfuture }), {
+      consentGroups: CONSENT.performance,
+    });
     await until(() => views().length > 0);
     const changed = Date.now();
     await tab.page.evaluate(() => {
@@ -176,7 +201,13 @@ describe("SPA route change", () => {
 
 describe("privacy", () => {
   it('"Tracking is not allowed when the page address contains an at-sign": no beacon at all (no page view, no click, nothing to interact or collect)', async () => {
-    const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/results?email=kid@mail.example", { bundle: b.www, body: '<a id="f" href="/compare">Compare</a><script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>' }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(
+      h.web.page("https://www-qa.kiwi.example/results?email=kid@mail.example", {
+        bundle: b.www,
+        body: '<a id="f" href="/compare">Compare</a><script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>',
+      }),
+      { consentGroups: CONSENT.performance },
+    );
     await tab.waitForMonitor({ type: "rule", rule: "page-view", outcome: "done" });
     await tab.page.click("#f");
     await settle(600);
@@ -189,7 +220,10 @@ describe("privacy", () => {
   /** A page with every redacted parameter in its address, its referrer and a link; a click and an SPA route change. */
   async function visitWithSecrets(): Promise<RecordedRequest[]> {
     const url = "https://bigfuture-qa.kiwi.example/scores?regNo=REGNO7731&personId=PERSON5512&tab=x#/detail?studentid=STUDENT0042";
-    h.web.page(url, { bundle: b.bigfuture, body: '<a id="out" href="https://news.example/?i=IVAL3141&regId=REGID2718">Out</a><script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>' });
+    h.web.page(url, {
+      bundle: b.bigfuture,
+      body: '<a id="out" href="https://news.example/?i=IVAL3141&regId=REGID2718">Out</a><script>document.addEventListener("click", function (e) { e.preventDefault(); });</script>',
+    });
     const tab = await h.browser.openPage("about:blank", { consentGroups: CONSENT.performance });
     await tab.page.goto(url, { referer: "https://search.example/results?u=USERU9090&q=sat" });
     await until(() => views().length > 0);
@@ -198,7 +232,9 @@ describe("privacy", () => {
     await tab.page.evaluate(() => history.pushState({}, "", "/scores/details?regNo=REGNO7731"));
     await until(() => views().length > 1, 5000);
     expect(views()).toHaveLength(2);
-    expect(xdmOf(views()[0]).web.webPageDetails.URL).toBe("https://bigfuture-qa.kiwi.example/scores?regNo=[redacted]&personId=[redacted]&tab=x#/detail?studentid=[redacted]");
+    expect(xdmOf(views()[0]).web.webPageDetails.URL).toBe(
+      "https://bigfuture-qa.kiwi.example/scores?regNo=[redacted]&personId=[redacted]&tab=x#/detail?studentid=[redacted]",
+    );
     expect(xdmOf(views()[0]).web.webReferrer.URL).toBe("https://search.example/results?u=[redacted]&q=sat");
     expect(xdmOf(clicks()[0]).web.webInteraction.URL).toBe("https://news.example/?i=[redacted]&regId=[redacted]");
     // Every request the page made, but the site's own pages (the navigation itself carries the address).
@@ -213,8 +249,12 @@ describe("privacy", () => {
     const tab = await h.browser.openPage("about:blank", { consentGroups: CONSENT.performance });
     await tab.page.goto(url);
     await until(() => views().length > 0);
-    expect(xdmOf(views()[0]).web.webPageDetails).toMatchObject({ name: "bigfuture/scores/report", URL: "https://bigfuture-qa.kiwi.example/scores/regNo=[redacted]/report#studentid=[redacted]" });
-    for (const r of h.web.requests.filter((q) => q.kind !== "page")) for (const secret of ["REGNO7731", "STUDENT0042"]) expect(r.url + "\n" + r.body, `${r.method} ${r.url} carries ${secret}`).not.toContain(secret);
+    expect(xdmOf(views()[0]).web.webPageDetails).toMatchObject({
+      name: "bigfuture/scores/report",
+      URL: "https://bigfuture-qa.kiwi.example/scores/regNo=[redacted]/report#studentid=[redacted]",
+    });
+    for (const r of h.web.requests.filter((q) => q.kind !== "page"))
+      for (const secret of ["REGNO7731", "STUDENT0042"]) expect(r.url + "\n" + r.body, `${r.method} ${r.url} carries ${secret}`).not.toContain(secret);
   });
 
   it("redacted parameters (u, personId, regId, regNo, i, studentid): their values appear in no request body or URL the page sends", async () => {
@@ -223,25 +263,49 @@ describe("privacy", () => {
 
   it("... nor in any request header (the Edge client's fetch sends the full page address as Referer: needs referrerPolicy strict-origin-when-cross-origin)", async () => {
     const leaks = (requests: RecordedRequest[], secrets: string[]) =>
-      requests.flatMap((r) => Object.entries(r.headers).filter(([, v]) => secrets.some((s) => String(v).includes(s))).map(([k]) => `${r.method} ${r.url} ${k}`));
+      requests.flatMap((r) =>
+        Object.entries(r.headers)
+          .filter(([, v]) => secrets.some((s) => String(v).includes(s)))
+          .map(([k]) => `${r.method} ${r.url} ${k}`),
+      );
     const first = leaks(await visitWithSecrets(), SECRETS);
     // The at-sign page sends no beacon, but the Edge client's own requests (set-consent) go out with its address as Referer.
     h.web.reset();
-    await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/results?email=kid@mail.example", { bundle: b.www }), { consentGroups: CONSENT.performance });
+    await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/results?email=kid@mail.example", { bundle: b.www }), {
+      consentGroups: CONSENT.performance,
+    });
     await settle(800);
-    const second = leaks(h.web.requests.filter((r) => r.kind !== "page"), ["kid@mail.example", "kid%40mail.example"]);
+    const second = leaks(
+      h.web.requests.filter((r) => r.kind !== "page"),
+      ["kid@mail.example", "kid%40mail.example"],
+    );
     expect([...first, ...second]).toEqual([]);
   });
 });
 
 describe("traffic source", () => {
   it("cookies on the apex domain (session history, s_tbm 30 minutes, s_gvo_cm; the lifetime cookie with performance consent) and the variables on the page view", async () => {
-    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/?excmpid=em-2026-spring&sfmc_mid=M77", { bundle: b.bigfuture }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(h.web.page("https://bigfuture-qa.kiwi.example/?excmpid=em-2026-spring&sfmc_mid=M77", { bundle: b.bigfuture }), {
+      consentGroups: CONSENT.performance,
+    });
     await until(() => views().length > 0);
-    expect(varsOf(views()[0])).toMatchObject({ eVar80: "em-2026-spring", eVar81: "Email", eVar86: "em-2026-spring", eVar87: "M77", eVar90: "Email", eVar91: "Email" });
+    expect(varsOf(views()[0])).toMatchObject({
+      eVar80: "em-2026-spring",
+      eVar81: "Email",
+      eVar86: "em-2026-spring",
+      eVar87: "M77",
+      eVar90: "Email",
+      eVar91: "Email",
+    });
     const cookies = Object.fromEntries((await tab.context.cookies()).map((c) => [c.name, c]));
-    for (const name of ["kiwi_ts", "kiwi_ts_lt", "s_tbm", "s_gvo_cm"]) expect(cookies[name], name).toMatchObject({ domain: ".kiwi.example", path: "/", sameSite: "Lax", secure: true });
-    expect(JSON.parse(decodeURIComponent(cookies.kiwi_ts.value))).toMatchObject({ channels: ["Email"], campaigns: ["em-2026-spring"], first: "Email", latest: "Email" });
+    for (const name of ["kiwi_ts", "kiwi_ts_lt", "s_tbm", "s_gvo_cm"])
+      expect(cookies[name], name).toMatchObject({ domain: ".kiwi.example", path: "/", sameSite: "Lax", secure: true });
+    expect(JSON.parse(decodeURIComponent(cookies.kiwi_ts.value))).toMatchObject({
+      channels: ["Email"],
+      campaigns: ["em-2026-spring"],
+      first: "Email",
+      latest: "Email",
+    });
     expect(cookies.kiwi_ts.expires).toBe(-1);
     const now = Date.now() / 1000;
     expect(cookies.s_tbm.expires - now).toBeGreaterThan(1790);
@@ -272,7 +336,10 @@ describe("traffic source", () => {
 
 describe("web vitals", () => {
   it("batched and sent as one event when the page is hidden", async () => {
-    const tab = await h.browser.openPage(h.web.page("https://www-qa.kiwi.example/vitals", { bundle: b.www, body: "<h1>Large heading for a contentful paint</h1>" }), { consentGroups: CONSENT.performance });
+    const tab = await h.browser.openPage(
+      h.web.page("https://www-qa.kiwi.example/vitals", { bundle: b.www, body: "<h1>Large heading for a contentful paint</h1>" }),
+      { consentGroups: CONSENT.performance },
+    );
     await until(() => views().length > 0);
     await tab.page.click("h1");
     await settle(300);

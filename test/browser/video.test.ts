@@ -21,7 +21,8 @@ const videoBeacons = () =>
     .map((r: RecordedRequest) => r.json as Beacon)
     .filter((b) => b && Array.isArray(b.events) && b.events[0]?.xdm.eventType === "kiwi.video")
     .map((b) => ({ name: b.events[0].xdm.web.webInteraction.name as string, vars: b.events[0].data?.__adobe.analytics ?? {} }));
-const videoPushes = (tab: TestPage): Promise<Array<Record<string, any>>> => tab.page.evaluate(() => (window as any).kiwiDataLayer.filter((p: any) => p && p.event === "video"));
+const videoPushes = (tab: TestPage): Promise<Array<Record<string, any>>> =>
+  tab.page.evaluate(() => (window as any).kiwiDataLayer.filter((p: any) => p && p.event === "video"));
 const setupSteps = (tab: TestPage): Promise<string[]> =>
   tab.page.evaluate(() => (window as any).__sitetagsEvents.filter((e: any) => e.type === "video").map((e: any) => e.setup));
 const logOf = (tab: TestPage): Promise<Array<[string, string]>> => tab.page.evaluate(() => (window as any).sitetags.log.map((e: any) => [e.level, e.message]));
@@ -39,7 +40,10 @@ beforeAll(async () => {
 }, 240_000);
 
 async function openVideoPage(options: { consent?: string; bundle?: Bundle; body?: string; path?: string } = {}): Promise<TestPage> {
-  const url = h.web.page(`https://apclassroom.kiwi.example${options.path ?? "/videos/unit-1"}`, { bundle: options.bundle ?? b.apclassroom, body: options.body ?? FRAME });
+  const url = h.web.page(`https://apclassroom.kiwi.example${options.path ?? "/videos/unit-1"}`, {
+    bundle: options.bundle ?? b.apclassroom,
+    body: options.body ?? FRAME,
+  });
   return h.browser.openPage(url, { consentGroups: options.consent ?? CONSENT.performance });
 }
 
@@ -49,7 +53,10 @@ describe("video player tracking (apclassroom)", () => {
     await h.web.waitForRequest({ host: "www.youtube.com", path: "/iframe_api" });
     await until(async () => (await setupSteps(tab)).includes("ready"));
     expect(await setupSteps(tab)).toEqual(["started", "modified", "updating", "completed", "ready"]);
-    const src = await tab.page.evaluate(() => [(document.getElementById("player") as HTMLIFrameElement).src, (document.getElementById("other") as HTMLIFrameElement).src]);
+    const src = await tab.page.evaluate(() => [
+      (document.getElementById("player") as HTMLIFrameElement).src,
+      (document.getElementById("other") as HTMLIFrameElement).src,
+    ]);
     const url = new URL(src[0]);
     expect(url.pathname).toBe(`/embed/${VIDEO_ID}`);
     expect(url.searchParams.get("enablejsapi")).toBe("1");
@@ -88,7 +95,19 @@ describe("video player tracking (apclassroom)", () => {
     ]);
     const pushes = await videoPushes(tab);
     const started = pushes.find((p) => p.videoEvent === "started")!;
-    expect(started).toMatchObject({ videoId: VIDEO_ID, videoTitle: "AP Daily: Unit 1", videoUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`, videoType: "video-on-demand", videoDuration: 184, videoVolume: 80, videoMuted: false, videoPlaybackRate: 40, videoPlaybackQuality: "hd720", videoLoadedFraction: 0.25, playerState: "video started" });
+    expect(started).toMatchObject({
+      videoId: VIDEO_ID,
+      videoTitle: "AP Daily: Unit 1",
+      videoUrl: `https://www.youtube.com/watch?v=${VIDEO_ID}`,
+      videoType: "video-on-demand",
+      videoDuration: 184,
+      videoVolume: 80,
+      videoMuted: false,
+      videoPlaybackRate: 40,
+      videoPlaybackQuality: "hd720",
+      videoLoadedFraction: 0.25,
+      playerState: "video started",
+    });
     expect(started).not.toHaveProperty("videoPlayedSegmentTime");
     // "Times floor to half second."
     for (const p of pushes) if (p.videoCurrentTime !== undefined) expect(p.videoCurrentTime * 2).toBe(Math.floor(p.videoCurrentTime * 2));
@@ -133,7 +152,12 @@ describe("video player tracking (apclassroom)", () => {
     expect(videoBeacons()).toEqual([
       {
         name: "player:100:Requested video was not found (error 100)",
-        vars: expect.objectContaining({ events: "event76,event50", eVar97: "Requested video was not found (error 100)", eVar98: "Video Player", eVar106: VIDEO_ID }),
+        vars: expect.objectContaining({
+          events: "event76,event50",
+          eVar97: "Requested video was not found (error 100)",
+          eVar98: "Video Player",
+          eVar106: VIDEO_ID,
+        }),
       },
     ]);
   });

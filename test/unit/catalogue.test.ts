@@ -13,9 +13,34 @@ const SITES_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../sites");
 const SCHEMA_LINE = "# yaml-language-server: $schema=./site.schema.json";
 
 const MANDATORY = [
-  "accu", "apcentral", "apclassroom", "bigfuture", "blog", "cbsearch", "clep", "clepportal", "go", "iam",
-  "kiwihub", "mysat", "satreg", "satregconc", "satsuite", "scores", "signup", "store", "testday", "www",
-  "apstudents", "k12reports", "appotential", "scoresends", "cssprofile", "proflearning", "counselors", "privacy",
+  "accu",
+  "apcentral",
+  "apclassroom",
+  "bigfuture",
+  "blog",
+  "cbsearch",
+  "clep",
+  "clepportal",
+  "go",
+  "iam",
+  "kiwihub",
+  "mysat",
+  "satreg",
+  "satregconc",
+  "satsuite",
+  "scores",
+  "signup",
+  "store",
+  "testday",
+  "www",
+  "apstudents",
+  "k12reports",
+  "appotential",
+  "scoresends",
+  "cssprofile",
+  "proflearning",
+  "counselors",
+  "privacy",
 ];
 const CHAT_SITES = ["apstudents", "clep", "satsuite"];
 

@@ -107,7 +107,9 @@ describe('README "Adding a module"', () => {
 
     // The repository as a clone has it, node_modules linked.
     copy = tempDir("readme-module");
-    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: REPO, encoding: "utf8" }).split("\0").filter(Boolean);
+    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: REPO, encoding: "utf8" })
+      .split("\0")
+      .filter(Boolean);
     for (const f of files) if (existsSync(join(REPO, f))) cpSync(join(REPO, f), join(copy, f));
     symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"), "dir");
 
@@ -127,7 +129,8 @@ describe('README "Adding a module"', () => {
     const name = /name: "(\w+)"/.exec(manifestText)![1];
     const marker = /markers: \["([^"]+)"/.exec(manifestText)![1];
 
-    const manifest = () => JSON.parse(readFileSync(join(copy, "dist/manifest.json"), "utf8")) as { bundles: Array<{ site: string; file: string; modules: string[] }> };
+    const manifest = () =>
+      JSON.parse(readFileSync(join(copy, "dist/manifest.json"), "utf8")) as { bundles: Array<{ site: string; file: string; modules: string[] }> };
     const ours = manifest().bundles.filter((b) => b.site === code);
     expect(ours.length).toBeGreaterThan(0);
     for (const b of ours) {
@@ -146,7 +149,20 @@ describe('README "Adding a module"', () => {
     // The manifest never reached the browser build (stage A compiles the factory, not module.ts).
     const runtimes = readdirSync(join(copy, ".sitetags-cache/runtime"));
     for (const r of runtimes) {
-      expect(existsSync(join(copy, ".sitetags-cache/runtime", r, "modules", added[0], `${readdirSync(join(copy, "runtime-modules/modules", added[0])).find((f) => f.startsWith("create-"))!.replace(/\.ts$/, ".js")}`))).toBe(true);
+      expect(
+        existsSync(
+          join(
+            copy,
+            ".sitetags-cache/runtime",
+            r,
+            "modules",
+            added[0],
+            `${readdirSync(join(copy, "runtime-modules/modules", added[0]))
+              .find((f) => f.startsWith("create-"))!
+              .replace(/\.ts$/, ".js")}`,
+          ),
+        ),
+      ).toBe(true);
       expect(existsSync(join(copy, ".sitetags-cache/runtime", r, "modules", added[0], "module.js"))).toBe(false);
     }
     // docs/modules.md lists it (the last step regenerated its table).

@@ -20,21 +20,35 @@ const ParamName = z.string().min(1).max(64);
 
 /** Section 9 download types, then the extras of the default pattern. */
 const DOWNLOAD_EXTENSIONS = [
-  "doc", "docx", "eps", "jpg", "png", "svg", "xls", "ppt", "pptx", "pdf", "xlsx", "tab", "csv", "zip", "txt",
-  "exe", "wav", "mp3", "mov", "mpg", "avi", "wmv",
+  "doc",
+  "docx",
+  "eps",
+  "jpg",
+  "png",
+  "svg",
+  "xls",
+  "ppt",
+  "pptx",
+  "pdf",
+  "xlsx",
+  "tab",
+  "csv",
+  "zip",
+  "txt",
+  "exe",
+  "wav",
+  "mp3",
+  "mov",
+  "mpg",
+  "avi",
+  "wmv",
 ];
 
 /** Placeholder to confirm: the spec names no small words. */
 const SMALL_WORDS = ["a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the", "to", "with"];
 
 /** Placeholder to confirm: "Partner domains (five) ...: not shown." */
-const PARTNER_DOMAINS = [
-  "practicepartner.example",
-  "applicationportal.example",
-  "financialaid.example",
-  "scholarshipsearch.example",
-  "counselortools.example",
-];
+const PARTNER_DOMAINS = ["practicepartner.example", "applicationportal.example", "financialaid.example", "scholarshipsearch.example", "counselortools.example"];
 
 /** Placeholder to confirm: "search engine lists: not shown." */
 const SEARCH_ENGINES = [
@@ -85,7 +99,13 @@ export const AnalyticsRulesSchema = z
       })
       .prefault({})
       .describe("Query parameters carrying the email message, recipient and segment ids."),
-    historyDays: z.number().int().min(1).max(400).default(60).describe("Traffic-source history expires this many days after its latest recorded touch (spec: 60)."),
+    historyDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(400)
+      .default(60)
+      .describe("Traffic-source history expires this many days after its latest recorded touch (spec: 60)."),
   })
   .describe("Analytics rules: link classification, web text, traffic source.");
 

@@ -49,7 +49,11 @@ export const CredentialsSchema = z
     serviceUrl: HttpsUrl.optional().describe(
       "Credential service base URL, set per environment (envs.ENV.identity.credentials.serviceUrl); none: no credential request. Placeholder to confirm.",
     ),
-    path: z.string().regex(/^[A-Za-z0-9._~/-]+$/).default("temp-user-aws-creds").describe("Request path appended to serviceUrl."),
+    path: z
+      .string()
+      .regex(/^[A-Za-z0-9._~/-]+$/)
+      .default("temp-user-aws-creds")
+      .describe("Request path appended to serviceUrl."),
     awsDomains: z.array(z.string().min(1)).default([]).describe("Value of the cbAWSDomains query parameter (comma-joined). Placeholder to confirm."),
     attempts: z.number().int().min(1).max(10).default(3).describe("Attempts before the failure is logged and startup continues (default 3)."),
     intervalMs: z.number().int().min(0).max(10000).default(100).describe("Delay between attempts, in ms (default 100)."),
@@ -74,9 +78,17 @@ export const IdentityCookiesSchema = z
 
 export const FpidSchema = z
   .strictObject({
-    src: z.string().regex(/^\/[^\s]*$/, { message: "must be a path on the site's own host, starting with /" }).default("/fpid.js").describe("The first-party id script, on the site's own host."),
+    src: z
+      .string()
+      .regex(/^\/[^\s]*$/, { message: "must be a path on the site's own host, starting with /" })
+      .default("/fpid.js")
+      .describe("The first-party id script, on the site's own host."),
     stageParam: z.string().min(1).default("stage").describe("Query parameter carrying the stage (the bundle's environment)."),
-    cookie: z.string().min(1).default("kiwi_fpid").describe("Cookie the script writes the first-party id to (FPID in the identity map). Placeholder to confirm."),
+    cookie: z
+      .string()
+      .min(1)
+      .default("kiwi_fpid")
+      .describe("Cookie the script writes the first-party id to (FPID in the identity map). Placeholder to confirm."),
   })
   .describe("The first-party id script fpid.js, keyed by stage (spec section 7).");
 
@@ -85,8 +97,15 @@ export const IdentitySchema = z
     fpid: FpidSchema.prefault({}),
     credentials: CredentialsSchema.prefault({}),
     cookies: IdentityCookiesSchema.prefault({}),
-    loginRecordKey: z.string().min(1).default("sitetags:login").describe("Browser-storage key of the login record (first login, last logout). Placeholder to confirm."),
-    securityCheckPage: regexSource("security[-_ ]?check", "Previous page names that do not count a login (the sign-in security check). Placeholder to confirm."),
+    loginRecordKey: z
+      .string()
+      .min(1)
+      .default("sitetags:login")
+      .describe("Browser-storage key of the login record (first login, last logout). Placeholder to confirm."),
+    securityCheckPage: regexSource(
+      "security[-_ ]?check",
+      "Previous page names that do not count a login (the sign-in security check). Placeholder to confirm.",
+    ),
     thankYouPath: z.string().regex(/^\//).default("/iamweb/secure/thankYou").describe("Sign-up thank-you path: a completed registration."),
   })
   .describe("Identity profile, login state and startup credential settings.");

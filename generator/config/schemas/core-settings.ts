@@ -81,12 +81,18 @@ export const PageNamesSchema = z
     separator: z.enum(["/", ":"]).default("/").describe("'/' for web style, ':' for app style."),
     keepParams: z.array(z.string().min(1)).default([]).describe("Allow-listed URL parameters appended to page names."),
     dropParams: z.array(z.string().min(1)).default([]).describe("Parameters dropped on this site even if allow-listed."),
-    siteSearchCode: z.string().min(1).default("site").describe("Site search code such as bf_site: the type a site search is recorded with (spec section 9: default site)."),
+    siteSearchCode: z
+      .string()
+      .min(1)
+      .default("site")
+      .describe("Site search code such as bf_site: the type a site search is recorded with (spec section 9: default site)."),
     rootPageCode: z.string().min(1).default("home"),
     preventedHashes: z
       .array(z.string().min(1))
       .default([])
-      .describe("Hash routes that are not a page: an entry is a whole route (top), or every route it starts when it ends in * (widget-*), = (tst=) or : (javascript:); case-insensitive."),
+      .describe(
+        "Hash routes that are not a page: an entry is a whole route (top), or every route it starts when it ends in * (widget-*), = (tst=) or : (javascript:); case-insensitive.",
+      ),
   })
   .describe("Page-naming settings.");
 
@@ -96,7 +102,10 @@ export const AnalyticsSchema = z
     datastreamId: z.string().min(1).describe("Edge datastream (configId)."),
     reportSuite: z.string().min(1),
     edgeDomain: Hostname.default("edge.adobedc.net"),
-    edgeBasePath: z.string().regex(/^[a-z0-9-]+$/).default("ee"),
+    edgeBasePath: z
+      .string()
+      .regex(/^[a-z0-9-]+$/)
+      .default("ee"),
     datastreamOverride: z
       .string()
       .min(1)
@@ -105,12 +114,19 @@ export const AnalyticsSchema = z
     configOverrides: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe("Datastream configuration overrides sent as meta.configOverrides (null and empty values removed); reportSuite is added as com_adobe_analytics.reportSuites."),
+      .describe(
+        "Datastream configuration overrides sent as meta.configOverrides (null and empty values removed); reportSuite is added as com_adobe_analytics.reportSuites.",
+      ),
     thirdPartyCookies: z
       .boolean()
       .default(false)
-      .describe("A new visitor's first request goes to adobedc.demdex.net in Chromium-family browsers and CORE ids are fetched (alloy's thirdPartyCookiesEnabled). Our sites: false, first-party edge domain only."),
-    idMigration: z.boolean().default(true).describe("Read the legacy ECID (AMCV_{orgId}, s_ecid) for a visitor without an identity cookie, and write AMCV_{orgId} for older tags."),
+      .describe(
+        "A new visitor's first request goes to adobedc.demdex.net in Chromium-family browsers and CORE ids are fetched (alloy's thirdPartyCookiesEnabled). Our sites: false, first-party edge domain only.",
+      ),
+    idMigration: z
+      .boolean()
+      .default(true)
+      .describe("Read the legacy ECID (AMCV_{orgId}, s_ecid) for a visitor without an identity cookie, and write AMCV_{orgId} for older tags."),
   })
   .describe("Analytics ids, report suite and edge domain (per environment).");
 

@@ -41,7 +41,10 @@ export const ScoreViewsModuleSchema = z
       .array(Path)
       .default(["/register"])
       .describe("Registration site only: the registration flow's paths (a path matches itself and everything below it)."),
-    dashboardPaths: z.array(Path).default(["/dashboard"]).describe("Registration site only: the dashboard page (spec: the student dashboard path is /dashboard)."),
+    dashboardPaths: z
+      .array(Path)
+      .default(["/dashboard"])
+      .describe("Registration site only: the dashboard page (spec: the student dashboard path is /dashboard)."),
   })
   .describe("SAT/PSAT score views (events 24/118 and 88/119), AP score views and score sends.");
 
@@ -55,7 +58,9 @@ export const FunnelRouteSchema = z
   .strictObject({
     path: Path.describe("A path prefix (matches itself and everything below it, case-insensitively)."),
     flow: z.enum(FUNNEL_FLOW_CODES),
-    page: Code.optional().describe("A fixed page; otherwise the rest of the path, segments joined by '-' (/datetc/choosecenter → datetc-choosecenter; nothing → start)."),
+    page: Code.optional().describe(
+      "A fixed page; otherwise the rest of the path, segments joined by '-' (/datetc/choosecenter → datetc-choosecenter; nothing → start).",
+    ),
   })
   .describe("One path → flow/page route; routes are tried in order, the first match decides.");
 export type FunnelRoute = z.output<typeof FunnelRouteSchema>;

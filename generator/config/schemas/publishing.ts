@@ -15,21 +15,30 @@ export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 export const DEFAULT_ALIAS_CACHE_CONTROL = "public, max-age=300";
 export const DEFAULT_MANIFEST_CACHE_CONTROL = "no-cache";
 
-const CacheControl = z
-  .string()
-  .regex(/^[a-z-]+(=\d+)?(, ?[a-z-]+(=\d+)?)*$/, { message: 'must be Cache-Control directives such as "public, max-age=300"' });
+const CacheControl = z.string().regex(/^[a-z-]+(=\d+)?(, ?[a-z-]+(=\d+)?)*$/, { message: 'must be Cache-Control directives such as "public, max-age=300"' });
 
 const BaseUrl = HttpsUrl.refine((u) => u.endsWith("/"), { message: "must end with /" });
 
 export const PublishingSchema = z
   .strictObject({
-    baseUrl: BaseUrl.optional().describe("Public URL the published prefix is served under (the CDN), ending in /. Default: https://tags.APEX/ (APEX: apexDomain)."),
+    baseUrl: BaseUrl.optional().describe(
+      "Public URL the published prefix is served under (the CDN), ending in /. Default: https://tags.APEX/ (APEX: apexDomain).",
+    ),
     envs: z
-      .strictObject(Object.fromEntries(ENV_NAMES.map((env) => [env, z.strictObject({ baseUrl: BaseUrl }).optional()])) as Record<(typeof ENV_NAMES)[number], z.ZodOptional<z.ZodObject<{ baseUrl: typeof BaseUrl }>>>)
+      .strictObject(
+        Object.fromEntries(ENV_NAMES.map((env) => [env, z.strictObject({ baseUrl: BaseUrl }).optional()])) as Record<
+          (typeof ENV_NAMES)[number],
+          z.ZodOptional<z.ZodObject<{ baseUrl: typeof BaseUrl }>>
+        >,
+      )
       .optional()
       .describe("Per-environment base URLs (an environment served from another CDN host)."),
-    aliasCacheControl: CacheControl.default(DEFAULT_ALIAS_CACHE_CONTROL).describe(`Cache-Control of the aliases (sitetags.min.js), default "${DEFAULT_ALIAS_CACHE_CONTROL}": how long a release takes to reach every visitor.`),
-    manifestCacheControl: CacheControl.default(DEFAULT_MANIFEST_CACHE_CONTROL).describe(`Cache-Control of the published manifest.json, default "${DEFAULT_MANIFEST_CACHE_CONTROL}".`),
+    aliasCacheControl: CacheControl.default(DEFAULT_ALIAS_CACHE_CONTROL).describe(
+      `Cache-Control of the aliases (sitetags.min.js), default "${DEFAULT_ALIAS_CACHE_CONTROL}": how long a release takes to reach every visitor.`,
+    ),
+    manifestCacheControl: CacheControl.default(DEFAULT_MANIFEST_CACHE_CONTROL).describe(
+      `Cache-Control of the published manifest.json, default "${DEFAULT_MANIFEST_CACHE_CONTROL}".`,
+    ),
   })
   .describe("Publishing to the CDN: base URLs and cache headers (sitetags publish, rollback, promote, embed).");
 export type PublishingSettings = z.output<typeof PublishingSchema>;

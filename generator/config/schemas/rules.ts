@@ -47,7 +47,19 @@ const PAGE_FIELDS = ["host", "path", "hash", "query", "referrer", "title", "url"
 
 /* ---------- data elements ---------- */
 
-const DATA_ELEMENT_SOURCES = ["cookie", "query", "localStorage", "sessionStorage", "dataLayer", "push", "global", "dom", "constant", "page", "provided"] as const;
+const DATA_ELEMENT_SOURCES = [
+  "cookie",
+  "query",
+  "localStorage",
+  "sessionStorage",
+  "dataLayer",
+  "push",
+  "global",
+  "dom",
+  "constant",
+  "page",
+  "provided",
+] as const;
 
 export const DataElementSchema = z
   .strictObject({
@@ -56,16 +68,30 @@ export const DataElementSchema = z
     localStorage: z.string().min(1).optional(),
     sessionStorage: z.string().min(1).optional(),
     dataLayer: z.string().min(1).optional().describe("Dotted path into the data layer's computed state (every push so far, merged)."),
-    push: z.string().min(1).optional().describe("Dotted path into the data-layer push that triggered the rule (dataLayerPush and dataOnly rules; no value in other rules)."),
-    global: z.string().regex(/^[A-Za-z_$][\w$]*(\.[\w$]+)*$/, { message: "must be a dotted path of identifiers" }).optional().describe("Dotted path of a page global."),
-    dom: z.strictObject({ selector: SelectorString, attribute: z.string().min(1).optional() }).optional().describe("An element's attribute, or its text."),
+    push: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Dotted path into the data-layer push that triggered the rule (dataLayerPush and dataOnly rules; no value in other rules)."),
+    global: z
+      .string()
+      .regex(/^[A-Za-z_$][\w$]*(\.[\w$]+)*$/, { message: "must be a dotted path of identifiers" })
+      .optional()
+      .describe("Dotted path of a page global."),
+    dom: z
+      .strictObject({ selector: SelectorString, attribute: z.string().min(1).optional() })
+      .optional()
+      .describe("An element's attribute, or its text."),
     constant: Scalar.optional().describe("A constant; strings may hold %tokens%."),
     page: z.enum(PAGE_FIELDS).optional(),
     provided: z.string().min(1).optional().describe("A value the runtime or a module provides (site, env, loggedIn, …)."),
     default: Scalar.optional(),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),
-    storage: z.enum(["none", "pageView", "session", "visitor"]).default("none").describe("How long a found value is remembered when its source later has none (default: not at all)."),
+    storage: z
+      .enum(["none", "pageView", "session", "visitor"])
+      .default("none")
+      .describe("How long a found value is remembered when its source later has none (default: not at all)."),
   })
   .superRefine((value, ctx) => {
     const sources = DATA_ELEMENT_SOURCES.filter((s) => value[s] !== undefined);
@@ -76,7 +102,8 @@ export type DataElement = z.output<typeof DataElementSchema>;
 
 /* ---------- events ---------- */
 
-const ev = <K extends string, T extends z.ZodRawShape>(type: K, shape: T, description: string) => z.strictObject({ type: z.literal(type), ...shape }).describe(description);
+const ev = <K extends string, T extends z.ZodRawShape>(type: K, shape: T, description: string) =>
+  z.strictObject({ type: z.literal(type), ...shape }).describe(description);
 
 export const RuleEventSchema = z.discriminatedUnion("type", [
   ev("libraryLoaded", {}, "When the bundle starts (page top)."),
@@ -88,7 +115,11 @@ export const RuleEventSchema = z.discriminatedUnion("type", [
   ev("routeChange", {}, "SPA route change (history API and hash), debounced by timing.routeChange."),
   ev("elementExists", { selector: SelectorString }, "An element appears (polled per timing.elementPoll up to timing.elementWait)."),
   ev("directCall", { name: z.string().min(1) }, "sitetags.track(name, detail) from the page."),
-  ev("timer", { delay: ms(3600000).optional(), interval: ms(3600000).optional(), limit: z.number().int().min(1).optional() }, "After a delay, or every interval (limit times)."),
+  ev(
+    "timer",
+    { delay: ms(3600000).optional(), interval: ms(3600000).optional(), limit: z.number().int().min(1).optional() },
+    "After a delay, or every interval (limit times).",
+  ),
   ev(
     "tagsLoad",
     { category: ConsentCategorySchema, lifecycle: z.enum(["pageTop", "domReady", "windowLoaded"]) },
@@ -109,7 +140,17 @@ const match = {
 export type RuleCondition =
   | { type: "host" | "path"; equals?: string; matches?: string; startsWith?: string }
   | { type: "query" | "cookie"; name: string; equals?: string; matches?: string; startsWith?: string; exists?: boolean }
-  | { type: "dataElement"; name: string; equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean; gt?: number; lt?: number; integer?: boolean }
+  | {
+      type: "dataElement";
+      name: string;
+      equals?: string | number | boolean;
+      matches?: string;
+      startsWith?: string;
+      exists?: boolean;
+      gt?: number;
+      lt?: number;
+      integer?: boolean;
+    }
   | { type: "consent"; category: z.output<typeof ConsentCategorySchema> }
   | { type: "sampling"; percent: number }
   | { type: "loggedIn"; value: boolean }
@@ -124,7 +165,17 @@ export const RuleConditionSchema: z.ZodType<RuleCondition> = z.lazy(() =>
     z.strictObject({ type: z.literal("query"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A query parameter."),
     z.strictObject({ type: z.literal("cookie"), name: z.string().min(1), ...match, exists: z.boolean().optional() }).describe("A cookie."),
     z
-      .strictObject({ type: z.literal("dataElement"), name: Name, equals: Scalar.optional(), matches: RegexString.optional(), startsWith: z.string().optional(), exists: z.boolean().optional(), gt: z.number().optional(), lt: z.number().optional(), integer: z.boolean().optional().describe("true: the value is an integer number (3, not \"3\"); false: it is not.") })
+      .strictObject({
+        type: z.literal("dataElement"),
+        name: Name,
+        equals: Scalar.optional(),
+        matches: RegexString.optional(),
+        startsWith: z.string().optional(),
+        exists: z.boolean().optional(),
+        gt: z.number().optional(),
+        lt: z.number().optional(),
+        integer: z.boolean().optional().describe('true: the value is an integer number (3, not "3"); false: it is not.'),
+      })
       .describe("Compares a data element's value."),
     z.strictObject({ type: z.literal("consent"), category: ConsentCategorySchema }).describe("A consent category is granted."),
     z.strictObject({ type: z.literal("sampling"), percent: z.number().min(0).max(100) }).describe("Passes for this share of page views."),
@@ -150,14 +201,26 @@ const Variables = z.record(z.string().regex(VARIABLE, { message: "is not an anal
 /** The variable a mistyped name most likely means: the same name in the right case (evar30: eVar30, pagename: pageName). */
 export function variableSuggestion(name: string): string | undefined {
   for (const fixed of VARIABLE_NAMES) {
-    const candidate = fixed.endsWith("N") && new RegExp(`^${fixed.slice(0, -1)}(\\d+)$`, "i").test(name) ? fixed.slice(0, -1) + name.slice(fixed.length - 1) : fixed.toLowerCase() === name.toLowerCase() ? fixed : undefined;
+    const candidate =
+      fixed.endsWith("N") && new RegExp(`^${fixed.slice(0, -1)}(\\d+)$`, "i").test(name)
+        ? fixed.slice(0, -1) + name.slice(fixed.length - 1)
+        : fixed.toLowerCase() === name.toLowerCase()
+          ? fixed
+          : undefined;
     if (candidate && VARIABLE.test(candidate)) return candidate;
   }
   return undefined;
 }
 
 export const RuleActionSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("sendPageView"), name: z.string().optional().describe("Page name (tokens allowed)."), variables: Variables.optional(), ...step }).describe("Send a page view."),
+  z
+    .strictObject({
+      type: z.literal("sendPageView"),
+      name: z.string().optional().describe("Page name (tokens allowed)."),
+      variables: Variables.optional(),
+      ...step,
+    })
+    .describe("Send a page view."),
   z
     .strictObject({
       type: z.literal("sendEvent"),
@@ -168,15 +231,32 @@ export const RuleActionSchema = z.discriminatedUnion("type", [
       ...step,
     })
     .describe("Send a link or interaction event."),
-  z.strictObject({ type: z.literal("setVariables"), variables: Variables, ...step }).describe("Set analytics variables for the next beacons of this page view."),
   z
-    .strictObject({ type: z.literal("loadScript"), src: HttpsUrl, consent: ConsentCategorySchema.default("marketing"), id: z.string().optional(), attributes: z.record(z.string(), z.string()).optional(), ...step })
+    .strictObject({ type: z.literal("setVariables"), variables: Variables, ...step })
+    .describe("Set analytics variables for the next beacons of this page view."),
+  z
+    .strictObject({
+      type: z.literal("loadScript"),
+      src: HttpsUrl,
+      consent: ConsentCategorySchema.default("marketing"),
+      id: z.string().optional(),
+      attributes: z.record(z.string(), z.string()).optional(),
+      ...step,
+    })
     .describe("Load a third-party script, behind its consent category."),
   z
-    .strictObject({ type: z.literal("pixel"), src: HttpsUrl, kind: z.enum(["image", "iframe"]).default("image"), consent: ConsentCategorySchema.default("marketing"), ...step })
+    .strictObject({
+      type: z.literal("pixel"),
+      src: HttpsUrl,
+      kind: z.enum(["image", "iframe"]).default("image"),
+      consent: ConsentCategorySchema.default("marketing"),
+      ...step,
+    })
     .describe("Fire a 1x1 image or a hidden iframe (tokens allowed in src)."),
   z.strictObject({ type: z.literal("pushDataLayer"), data: z.record(z.string(), z.unknown()), ...step }).describe("Push to the data layer."),
-  z.strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step }).describe("Call a module's command."),
+  z
+    .strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step })
+    .describe("Call a module's command."),
 ]);
 export type RuleAction = z.output<typeof RuleActionSchema>;
 export const ACTION_TYPES = RuleActionSchema.options.map((o) => o.shape.type.value);
@@ -187,7 +267,13 @@ export const RuleSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { message: "rule ids are lower-case letters, digits and hyphens" }),
     name: z.string().min(1),
-    order: z.number().int().min(0).max(1000).default(50).describe("Lower runs first (spec values 0, 5, 10, 50; default 50). Equal order keeps declaration order."),
+    order: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(50)
+      .describe("Lower runs first (spec values 0, 5, 10, 50; default 50). Equal order keeps declaration order."),
     events: z.array(RuleEventSchema).min(1),
     conditions: z.array(RuleConditionSchema).default([]).describe("All must pass."),
     actions: z.array(RuleActionSchema).min(1),

@@ -46,7 +46,12 @@ export function Actions({ session, config, state }: { session: Session; config?:
             {label}
           </button>
         ))}
-        <button disabled={disabled} onClick={() => void action("link-search-result", "click search result")} data-testid="action-link-search-result" title="Run a search first">
+        <button
+          disabled={disabled}
+          onClick={() => void action("link-search-result", "click search result")}
+          data-testid="action-link-search-result"
+          title="Run a search first"
+        >
           search result
         </button>
       </div>

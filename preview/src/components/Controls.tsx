@@ -26,7 +26,9 @@ const ENV_ORDER = ["dev", "qa", "uat", "perf", "oat", "nonprod", "prev", "prod"]
 /** Tag codes the page can switch off with cb-disable-{code}: the modules, and rule actions with an id. */
 function tagCodes(config: PreviewConfig | undefined): string[] {
   if (!config) return [];
-  const ids = config.rules.flatMap((r) => r.actions.filter((a) => (a.type === "loadScript" || a.type === "pixel") && typeof a.id === "string").map((a) => String(a.id)));
+  const ids = config.rules.flatMap((r) =>
+    r.actions.filter((a) => (a.type === "loadScript" || a.type === "pixel") && typeof a.id === "string").map((a) => String(a.id)),
+  );
   return [...new Set([...Object.keys(config.modules), ...ids])];
 }
 
@@ -36,7 +38,9 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
   const sites = useMemo(() => {
     const bySite = new Map<string, CatalogueBundle>();
     for (const b of inDist) if (!bySite.has(b.site)) bySite.set(b.site, b);
-    return [...bySite.values()].filter((b) => state.internal === "any" || b.internal === (state.internal === "yes")).sort((a, b) => a.site.localeCompare(b.site));
+    return [...bySite.values()]
+      .filter((b) => state.internal === "any" || b.internal === (state.internal === "yes"))
+      .sort((a, b) => a.site.localeCompare(b.site));
   }, [inDist, state.internal]);
   const envs = inDist.filter((b) => b.site === state.site).sort((a, b) => ENV_ORDER.indexOf(a.env) - ENV_ORDER.indexOf(b.env));
   const template = findTemplate(state.page);
@@ -144,7 +148,11 @@ export function Controls({ catalogue, state, update, bundle, config, onLoad, rea
         <legend>Visitor</legend>
         <label>
           Comes from
-          <select value={REFERRERS.some((r) => r.url === state.referrer) ? state.referrer : "custom"} onChange={(e) => update({ referrer: e.target.value === "custom" ? state.referrer || "https://www.example.example/" : e.target.value })} data-testid="referrer-select">
+          <select
+            value={REFERRERS.some((r) => r.url === state.referrer) ? state.referrer : "custom"}
+            onChange={(e) => update({ referrer: e.target.value === "custom" ? state.referrer || "https://www.example.example/" : e.target.value })}
+            data-testid="referrer-select"
+          >
             {REFERRERS.map((r) => (
               <option key={r.url} value={r.url}>
                 {r.label}

@@ -35,7 +35,15 @@ const KEPT_KEY = "sitetags-preview:kept-sessions";
 function loadKept(): Session[] {
   try {
     const list = JSON.parse(localStorage.getItem(KEPT_KEY) ?? "[]") as unknown;
-    return Array.isArray(list) ? list.flatMap((s) => { try { return [parseSession(JSON.stringify(s))]; } catch { return []; } }) : [];
+    return Array.isArray(list)
+      ? list.flatMap((s) => {
+          try {
+            return [parseSession(JSON.stringify(s))];
+          } catch {
+            return [];
+          }
+        })
+      : [];
   } catch {
     return [];
   }
@@ -91,7 +99,10 @@ export function Inspector({ entries, config, bundle, state, update, page, push, 
   const templates = useMemo(() => pushTemplates(config), [config]);
   const cookies = useMemo(() => cookieWrites(entries), [entries]);
   const jar = useMemo(() => latestJar(entries), [entries]);
-  const snapshot = useMemo(() => [...entries].reverse().find((e): e is Extract<Entry, { kind: "snapshot" }> => e.kind === "snapshot")?.snapshot as PageSnapshot | undefined, [entries]);
+  const snapshot = useMemo(
+    () => [...entries].reverse().find((e): e is Extract<Entry, { kind: "snapshot" }> => e.kind === "snapshot")?.snapshot as PageSnapshot | undefined,
+    [entries],
+  );
   const consentNow = consentOnPage(entries, lastPage);
   const consent = config && lastPage ? consentView(consentNow.groups, consentNow.gpc, config) : undefined;
   const identity = config && snapshot ? identityView(jar, config) : undefined;
@@ -101,7 +112,15 @@ export function Inspector({ entries, config, bundle, state, update, page, push, 
     () =>
       page && config
         ? makeSession(
-            { label: `${bundle?.env}/${bundle?.site} ${new URL(page.src).pathname}`, startedAt: new Date(page.startedAt).toISOString(), previewUrl: location.href, pageUrl: page.src, host: page.host, bundle, userAgent: navigator.userAgent },
+            {
+              label: `${bundle?.env}/${bundle?.site} ${new URL(page.src).pathname}`,
+              startedAt: new Date(page.startedAt).toISOString(),
+              previewUrl: location.href,
+              pageUrl: page.src,
+              host: page.host,
+              bundle,
+              userAgent: navigator.userAgent,
+            },
             state,
             entries,
             config,
@@ -128,7 +147,16 @@ export function Inspector({ entries, config, bundle, state, update, page, push, 
   const onTabKey = (e: KeyboardEvent) => {
     const ids = tabs.map((t) => t[0]);
     const i = ids.indexOf(tab);
-    const next = e.key === "ArrowRight" ? ids[(i + 1) % ids.length] : e.key === "ArrowLeft" ? ids[(i - 1 + ids.length) % ids.length] : e.key === "Home" ? ids[0] : e.key === "End" ? ids[ids.length - 1] : undefined;
+    const next =
+      e.key === "ArrowRight"
+        ? ids[(i + 1) % ids.length]
+        : e.key === "ArrowLeft"
+          ? ids[(i - 1 + ids.length) % ids.length]
+          : e.key === "Home"
+            ? ids[0]
+            : e.key === "End"
+              ? ids[ids.length - 1]
+              : undefined;
     if (!next) return;
     e.preventDefault();
     update({ tab: next });
@@ -157,14 +185,28 @@ export function Inspector({ entries, config, bundle, state, update, page, push, 
       </nav>
       <div className="panel" role="tabpanel" id="inspector-panel" aria-labelledby={`tab-${tab}`} tabIndex={0} data-testid={`panel-${tab}`}>
         {tab === "beacons" && <BeaconsPanel groups={beacons} start={start} now={now} />}
-        {tab === "rules" && <RulesPanel firings={settled} verdicts={verdicts} start={start} consentNote={(c) => (c && config && !allows(c, consentNow.groups, config) ? `waiting for ${c} consent` : undefined)} />}
+        {tab === "rules" && (
+          <RulesPanel
+            firings={settled}
+            verdicts={verdicts}
+            start={start}
+            consentNote={(c) => (c && config && !allows(c, consentNow.groups, config) ? `waiting for ${c} consent` : undefined)}
+          />
+        )}
         {tab === "tags" && <TagsPanel tags={tags} start={start} />}
         {tab === "timeline" && <TimelinePanel timeline={timeline} />}
-        {tab === "consent" && (
-          <ConsentPanel consent={consent} identity={identity} entries={entries} start={start} />
-        )}
+        {tab === "consent" && <ConsentPanel consent={consent} identity={identity} entries={entries} start={start} />}
         {tab === "cookies" && <CookiesPanel writes={cookies} jar={jar} start={start} />}
-        {tab === "datalayer" && <DataLayerPanel pushes={pushes} state={dlState} templates={templates} name={config?.dataLayerName ?? "kiwiDataLayer"} start={start} onPush={push ?? (async () => ({ ok: false, error: "no page" }))} />}
+        {tab === "datalayer" && (
+          <DataLayerPanel
+            pushes={pushes}
+            state={dlState}
+            templates={templates}
+            name={config?.dataLayerName ?? "kiwiDataLayer"}
+            start={start}
+            onPush={push ?? (async () => ({ ok: false, error: "no page" }))}
+          />
+        )}
         {tab === "log" && <LogPanel rows={logs} problems={problems} start={start} />}
         {tab === "bundle" && <BundlePanel bundle={bundle} config={config} boot={boot?.kind === "monitor" ? boot.event : undefined} snapshot={snapshot} />}
         {tab === "events" && <EventsPanel entries={entries} start={start} />}

@@ -16,23 +16,77 @@ import { RulesPanel } from "./panels/Rules";
 import { TagsPanel } from "./panels/Tags";
 
 const body = JSON.stringify({
-  events: [{ xdm: { eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { name: "satreg:register:paymentconfirmation", URL: "https://satreg.kiwi.example/register/paymentConfirmation" } } }, data: { __adobe: { analytics: { events: "purchase", eVar30: "SAT-1" } } } }],
+  events: [
+    {
+      xdm: {
+        eventType: "web.webpagedetails.pageViews",
+        web: { webPageDetails: { name: "satreg:register:paymentconfirmation", URL: "https://satreg.kiwi.example/register/paymentConfirmation" } },
+      },
+      data: { __adobe: { analytics: { events: "purchase", eVar30: "SAT-1" } } },
+    },
+  ],
   meta: { configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiglobalprod"] } } },
 });
 const url = "https://edge.kiwi.example/ee/v1/interact?configId=ds&requestId=r1";
 const entries: Entry[] = [
   { kind: "monitor", page: 1, at: 1100, event: { type: "rule", t: 100, rule: "payment-confirmation", event: "libraryLoaded", state: "triggered" } },
   { kind: "monitor", page: 1, at: 1100, event: { type: "rule", t: 100, rule: "payment-confirmation", event: "libraryLoaded", state: "fired" } },
-  { kind: "monitor", page: 1, at: 1101, event: { type: "tag", t: 101, tag: "payment-confirmation", state: "waiting", reason: "consent-category", category: "marketing" } },
+  {
+    kind: "monitor",
+    page: 1,
+    at: 1101,
+    event: { type: "tag", t: 101, tag: "payment-confirmation", state: "waiting", reason: "consent-category", category: "marketing" },
+  },
   { kind: "monitor", page: 1, at: 1200, event: { type: "beacon", t: 200, url, requestId: "r1", eventType: "web.webpagedetails.pageViews", body } },
-  { kind: "network", page: 1, at: 1210, request: { seq: 1, time: 1210, kind: "edge", host: "edge.kiwi.example", method: "POST", url, path: "/ee/v1/interact", query: { requestId: "r1" }, status: 503, durationMs: 2, body } },
-  { kind: "network", page: 1, at: 2300, request: { seq: 2, time: 2300, kind: "edge", host: "edge.kiwi.example", method: "POST", url, path: "/ee/v1/interact", query: { requestId: "r1" }, status: 200, durationMs: 2, body } },
+  {
+    kind: "network",
+    page: 1,
+    at: 1210,
+    request: {
+      seq: 1,
+      time: 1210,
+      kind: "edge",
+      host: "edge.kiwi.example",
+      method: "POST",
+      url,
+      path: "/ee/v1/interact",
+      query: { requestId: "r1" },
+      status: 503,
+      durationMs: 2,
+      body,
+    },
+  },
+  {
+    kind: "network",
+    page: 1,
+    at: 2300,
+    request: {
+      seq: 2,
+      time: 2300,
+      kind: "edge",
+      host: "edge.kiwi.example",
+      method: "POST",
+      url,
+      path: "/ee/v1/interact",
+      query: { requestId: "r1" },
+      status: 200,
+      durationMs: 2,
+      body,
+    },
+  },
   { kind: "monitor", page: 1, at: 2400, event: { type: "brandNewEvent", t: 400, answer: 42 } },
 ];
 const config = normalizeConfig({
   site: { code: "satreg" },
   env: "prod",
-  rules: [{ id: "payment-confirmation", events: [], conditions: [{ type: "path", equals: "/register/paymentConfirmation" }], actions: [{ type: "pixel", src: "https://pixel.adpartner.example/conv", consent: "marketing" }] }],
+  rules: [
+    {
+      id: "payment-confirmation",
+      events: [],
+      conditions: [{ type: "path", equals: "/register/paymentConfirmation" }],
+      actions: [{ type: "pixel", src: "https://pixel.adpartner.example/conv", consent: "marketing" }],
+    },
+  ],
 });
 
 describe("inspector panels", () => {
@@ -48,7 +102,13 @@ describe("inspector panels", () => {
   });
 
   it("rules: conditions with results, actions with outcomes and what they wait for", () => {
-    const html = renderToStaticMarkup(<RulesPanel firings={groupRuleFirings(entries, config.rules)} start={1000} consentNote={(c) => (c === "marketing" ? "waiting for marketing consent" : undefined)} />);
+    const html = renderToStaticMarkup(
+      <RulesPanel
+        firings={groupRuleFirings(entries, config.rules)}
+        start={1000}
+        consentNote={(c) => (c === "marketing" ? "waiting for marketing consent" : undefined)}
+      />,
+    );
     expect(html).toContain('data-rule="payment-confirmation" data-state="fired"');
     expect(html).toContain("passed</span> path equals &quot;/register/paymentConfirmation&quot;");
     expect(html).toContain('data-outcome="pending"');

@@ -23,7 +23,13 @@ export function matchesBeacon(g: BeaconGroup, f: BeaconFilter): boolean {
   if (variable) {
     const i = variable.indexOf("=");
     const name = (i < 0 ? variable : variable.slice(0, i)).trim().toLowerCase();
-    const want = i < 0 ? undefined : variable.slice(i + 1).trim().toLowerCase();
+    const want =
+      i < 0
+        ? undefined
+        : variable
+            .slice(i + 1)
+            .trim()
+            .toLowerCase();
     const hit = Object.entries(g.decoded.variables).some(([k, v]) => k.toLowerCase() === name && (want === undefined || v.toLowerCase().includes(want)));
     if (!hit) return false;
   }
@@ -64,6 +70,19 @@ export function beaconJson(g: BeaconGroup): string {
     // Not JSON: kept as text.
   }
   const d = g.decoded;
-  const out = { requestId: g.requestId, url: g.url, page: g.page, unload: g.unload, status: g.status, attempts: g.attempts, eventType: d.eventType, pageName: d.pageName, interaction: d.interaction, variables: d.variables, reportSuites: d.reportSuites, body };
+  const out = {
+    requestId: g.requestId,
+    url: g.url,
+    page: g.page,
+    unload: g.unload,
+    status: g.status,
+    attempts: g.attempts,
+    eventType: d.eventType,
+    pageName: d.pageName,
+    interaction: d.interaction,
+    variables: d.variables,
+    reportSuites: d.reportSuites,
+    body,
+  };
   return `${JSON.stringify(out, null, 2)}\n`;
 }

@@ -172,7 +172,21 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
         continue;
       }
       const body = typeof e.body === "string" ? e.body : e.body === undefined ? undefined : JSON.stringify(e.body);
-      const group: BeaconGroup = { key, requestId, page: entry.page, at: entry.at, t: e.t, decoded, attempts: [], retries: 0, status: "waiting", seenBy: { monitor: true, edge: false }, unload: unloaded.has(entry.page), url, body };
+      const group: BeaconGroup = {
+        key,
+        requestId,
+        page: entry.page,
+        at: entry.at,
+        t: e.t,
+        decoded,
+        attempts: [],
+        retries: 0,
+        status: "waiting",
+        seenBy: { monitor: true, edge: false },
+        unload: unloaded.has(entry.page),
+        url,
+        body,
+      };
       groups.push(group);
       byKey.set(key, group);
       if (!group.unload) hidden.get(entry.page)?.push(group);
@@ -182,7 +196,20 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
       const key = requestId ?? `edge:${r.seq}`;
       let group = byKey.get(key);
       if (!group) {
-        group = { key, requestId, page: entry.page, at: r.time, decoded: decodeBeacon(r.url, r.body), attempts: [], retries: 0, status: "waiting", seenBy: { monitor: false, edge: true }, unload: false, url: r.url, body: r.body };
+        group = {
+          key,
+          requestId,
+          page: entry.page,
+          at: r.time,
+          decoded: decodeBeacon(r.url, r.body),
+          attempts: [],
+          retries: 0,
+          status: "waiting",
+          seenBy: { monitor: false, edge: true },
+          unload: false,
+          url: r.url,
+          body: r.body,
+        };
         groups.push(group);
         byKey.set(key, group);
       }
@@ -190,14 +217,30 @@ export function groupBeacons(entries: readonly Entry[]): BeaconGroup[] {
       group.origin = group.origin ?? r.origin;
       // Sent while its page unloaded (the bridge's unload cookie named that page's load): the runtime's report never came.
       if (r.unloadOf && !group.seenBy.monitor) group.unload = true;
-      group.attempts.push({ at: r.time, status: r.status, durationMs: r.durationMs, method: r.method, action: /\/v1\/([a-z/-]+)/.exec(r.path)?.[1], transport: transportOf(r), edgeMode: r.edgeMode });
+      group.attempts.push({
+        at: r.time,
+        status: r.status,
+        durationMs: r.durationMs,
+        method: r.method,
+        action: /\/v1\/([a-z/-]+)/.exec(r.path)?.[1],
+        transport: transportOf(r),
+        edgeMode: r.edgeMode,
+      });
     }
   }
   for (const g of groups) {
     g.attempts.sort((a, b) => a.at - b.at);
     g.retries = Math.max(0, g.attempts.length - 1);
     const last = g.attempts[g.attempts.length - 1];
-    g.status = !last ? (g.seenBy.monitor ? "not received" : "waiting") : last.status === undefined ? "waiting" : last.status >= 200 && last.status < 300 ? "ok" : "failed";
+    g.status = !last
+      ? g.seenBy.monitor
+        ? "not received"
+        : "waiting"
+      : last.status === undefined
+        ? "waiting"
+        : last.status >= 200 && last.status < 300
+          ? "ok"
+          : "failed";
     if (g.seenBy.monitor && g.attempts.length) g.latencyMs = Math.max(0, g.attempts[0].at - g.at);
   }
   return groups;

@@ -84,7 +84,8 @@ export function normalizeConfig(raw: Obj): PreviewConfig {
   const consent = isObject(raw.consent) ? raw.consent : {};
   const identity = isObject(raw.identity) ? raw.identity : {};
   const hosts: Record<string, string[]> = {};
-  if (isObject(raw.hosts)) for (const [env, list] of Object.entries(raw.hosts)) if (Array.isArray(list)) hosts[env] = list.filter((h): h is string => typeof h === "string");
+  if (isObject(raw.hosts))
+    for (const [env, list] of Object.entries(raw.hosts)) if (Array.isArray(list)) hosts[env] = list.filter((h): h is string => typeof h === "string");
   const rules: RuleSpec[] = Array.isArray(raw.rules)
     ? raw.rules.filter(isObject).map((r) => ({
         id: String(r.id ?? "?"),
@@ -110,17 +111,32 @@ export function normalizeConfig(raw: Obj): PreviewConfig {
     dataLayerName: typeof raw.dataLayerName === "string" ? raw.dataLayerName : "kiwiDataLayer",
     defaultEnv: typeof raw.defaultEnv === "string" ? raw.defaultEnv : undefined,
     consent: {
-      groups: { performance: "C0002", functional: "C0003", marketing: "C0004", programFunctional: "C0005", programMarketing: "C0006", required: "C", ...(stringRecord(consent.groups) ?? {}) },
+      groups: {
+        performance: "C0002",
+        functional: "C0003",
+        marketing: "C0004",
+        programFunctional: "C0005",
+        programMarketing: "C0006",
+        required: "C",
+        ...(stringRecord(consent.groups) ?? {}),
+      },
       defaultCategory: typeof consent.defaultCategory === "string" ? consent.defaultCategory : undefined,
     },
     identity: {
-      cookies: { signInSession: "kiwi_session", signInToken: "kiwi_token", lifetime: "kiwi_lifetime", ...(isObject(identity.cookies) ? (identity.cookies as Record<string, string | number>) : {}) },
+      cookies: {
+        signInSession: "kiwi_session",
+        signInToken: "kiwi_token",
+        lifetime: "kiwi_lifetime",
+        ...(isObject(identity.cookies) ? (identity.cookies as Record<string, string | number>) : {}),
+      },
       loginRecordKey: typeof identity.loginRecordKey === "string" ? identity.loginRecordKey : "sitetags:login",
     },
     analytics: isObject(raw.analytics) ? (raw.analytics as PreviewConfig["analytics"]) : {},
     modules: isObject(raw.modules) ? (Object.fromEntries(Object.entries(raw.modules).filter(([, v]) => isObject(v))) as Record<string, Obj>) : {},
     rules,
-    dataElements: isObject(raw.dataElements) ? (Object.fromEntries(Object.entries(raw.dataElements).filter(([, v]) => isObject(v))) as Record<string, Obj>) : {},
+    dataElements: isObject(raw.dataElements)
+      ? (Object.fromEntries(Object.entries(raw.dataElements).filter(([, v]) => isObject(v))) as Record<string, Obj>)
+      : {},
     sampling: typeof raw.sampling === "number" ? raw.sampling : undefined,
     timing: isObject(raw.timing) ? (raw.timing as Record<string, number>) : undefined,
     raw,

@@ -35,7 +35,10 @@ export function allows(category: string, activeGroups: string | null | undefined
   if (config.site.internal) return true;
   if (typeof activeGroups !== "string") return false;
   const ids = config.consent.groups;
-  const active = activeGroups.split(",").map((g) => g.trim()).filter(Boolean);
+  const active = activeGroups
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean);
   const required = ids.required ?? "C";
   return active.some((g) => g.indexOf(required) === 0) && !!ids[category] && active.includes(ids[category]);
 }

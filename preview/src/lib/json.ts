@@ -88,6 +88,6 @@ export function jsonDiff(a: unknown, b: unknown, prefix = ""): Array<{ path: str
 
 /** A one-line preview of a value, cut to `max` characters. */
 export function brief(value: unknown, max = 120): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

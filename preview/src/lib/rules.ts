@@ -75,7 +75,14 @@ export function groupRuleFirings(entries: readonly Entry[], rules: readonly Rule
       at: atMs,
       state: "triggered",
       conditions: (spec?.conditions ?? []).map((c, index) => ({ index, summary: conditionSummary(c), spec: c, result: "pending" })),
-      actions: (spec?.actions ?? []).map((a, index) => ({ index, type: String(a.type ?? "?"), summary: actionSummary(a), spec: a, outcome: "pending", consent: actionConsent(a) })),
+      actions: (spec?.actions ?? []).map((a, index) => ({
+        index,
+        type: String(a.type ?? "?"),
+        summary: actionSummary(a),
+        spec: a,
+        outcome: "pending",
+        consent: actionConsent(a),
+      })),
       events: [],
     };
     firings.push(firing);
@@ -108,7 +115,8 @@ export function groupRuleFirings(entries: readonly Entry[], rules: readonly Rule
         start(entry.page, entry.at, { ...e, state: "fired" });
       if (firing.state === "triggered") firing.state = "fired";
       firing.events.push(e);
-      while (firing.actions.length <= i) firing.actions.push({ index: firing.actions.length, type: "?", summary: "(not in the bundle's config)", outcome: "pending" });
+      while (firing.actions.length <= i)
+        firing.actions.push({ index: firing.actions.length, type: "?", summary: "(not in the bundle's config)", outcome: "pending" });
       const action = firing.actions[i];
       if (typeof e.actionType === "string" && action.type === "?") action.type = e.actionType;
       action.outcome = (["done", "failed", "timed out"].includes(String(e.outcome)) ? e.outcome : "failed") as ActionOutcome;
@@ -130,7 +138,8 @@ function finish(f: RuleFiring): void {
   else if (f.state !== "triggered") {
     const stop = f.stoppedAt ?? -1;
     for (const c of f.conditions)
-      c.result = c.index < stop ? "passed" : c.index > stop ? "not evaluated" : f.state === "skipped" ? "failed" : f.state === "timed out" ? "timed out" : "error";
+      c.result =
+        c.index < stop ? "passed" : c.index > stop ? "not evaluated" : f.state === "skipped" ? "failed" : f.state === "timed out" ? "timed out" : "error";
     for (const a of f.actions) a.outcome = "not run";
   }
   // A wait-before-next action that did not finish well stops the rest of its rule.

@@ -76,7 +76,20 @@ export interface SessionSummary {
   bundle?: { site: string; env: string; file: string; bytes: number; gzipBytes: number; modules: string[] };
   boot?: { version?: string; env?: string; bundleEnv?: string };
   pages: string[];
-  beacons: Array<{ key: string; page: number; unload: boolean; title: string; eventType: string; name?: string; linkType?: string; variables: Record<string, string>; reportSuites: string[]; configId?: string; status: string; attempts: number }>;
+  beacons: Array<{
+    key: string;
+    page: number;
+    unload: boolean;
+    title: string;
+    eventType: string;
+    name?: string;
+    linkType?: string;
+    variables: Record<string, string>;
+    reportSuites: string[];
+    configId?: string;
+    status: string;
+    attempts: number;
+  }>;
   rules: Array<{ key: string; rule: string; event: string; state: string; conditions: string[]; actions: string[] }>;
   tags: Array<{ key: string; tag: string; kind: string; state: string; reason?: string }>;
   log: Array<{ level: string; message: string; code?: string }>;
@@ -108,7 +121,10 @@ export function summarize(session: Session): SessionSummary {
   const b = session.meta.bundle;
   return {
     bundle: b && { site: b.site, env: b.env, file: b.file, bytes: b.bytes, gzipBytes: b.gzipBytes, modules: b.modules },
-    boot: boot && boot.kind === "monitor" ? { version: String(boot.event.version ?? ""), env: String(boot.event.env ?? ""), bundleEnv: String(boot.event.bundleEnv ?? "") } : undefined,
+    boot:
+      boot && boot.kind === "monitor"
+        ? { version: String(boot.event.version ?? ""), env: String(boot.event.env ?? ""), bundleEnv: String(boot.event.bundleEnv ?? "") }
+        : undefined,
     pages: entries.filter((e) => e.kind === "page").map((e) => (e.kind === "page" ? pathOf(e.href) : "")),
     beacons: numbered(
       beaconGroups.map((g) => ({
@@ -140,7 +156,11 @@ export function summarize(session: Session): SessionSummary {
       tagRows.map((t) => ({ tag: t.tag, kind: t.kind, state: t.state, reason: t.reason })),
       (x) => `${x.kind} ${x.tag}`,
     ),
-    log: entries.flatMap((e) => (e.kind === "monitor" && e.event.type === "log" ? [{ level: String(e.event.level), message: String(e.event.message), code: typeof e.event.code === "string" ? e.event.code : undefined }] : [])),
+    log: entries.flatMap((e) =>
+      e.kind === "monitor" && e.event.type === "log"
+        ? [{ level: String(e.event.level), message: String(e.event.message), code: typeof e.event.code === "string" ? e.event.code : undefined }]
+        : [],
+    ),
     cookies: cookieWrites(entries)
       .filter((c) => c.by === "page")
       .map((c) => ({
@@ -204,7 +224,14 @@ function diffMultiset(section: DiffRow["section"], a: string[], b: string[]): Di
     const na = ca.get(key) ?? 0;
     const nb = cb.get(key) ?? 0;
     if (na === nb) continue;
-    rows.push({ section, key, change: na === 0 ? "only in B" : nb === 0 ? "only in A" : "changed", field: na && nb ? "count" : undefined, a: na ? String(na) : undefined, b: nb ? String(nb) : undefined });
+    rows.push({
+      section,
+      key,
+      change: na === 0 ? "only in B" : nb === 0 ? "only in A" : "changed",
+      field: na && nb ? "count" : undefined,
+      a: na ? String(na) : undefined,
+      b: nb ? String(nb) : undefined,
+    });
   }
   return rows;
 }
@@ -226,7 +253,14 @@ function diffSetup(a: Session, b: Session): DiffRow[] {
   const sb = setupOf(b);
   const rows: DiffRow[] = [];
   for (const key of [...new Set([...Object.keys(sa), ...Object.keys(sb)])])
-    if (sa[key] !== sb[key]) rows.push({ section: "setup", key, change: sa[key] === undefined ? "only in B" : sb[key] === undefined ? "only in A" : "changed", a: sa[key], b: sb[key] });
+    if (sa[key] !== sb[key])
+      rows.push({
+        section: "setup",
+        key,
+        change: sa[key] === undefined ? "only in B" : sb[key] === undefined ? "only in A" : "changed",
+        a: sa[key],
+        b: sb[key],
+      });
   return rows;
 }
 
@@ -241,9 +275,28 @@ export function diffSessions(a: Session, b: Session): DiffRow[] {
   rows.push(...diffKeyed("beacons", sa.beacons, sb.beacons, ["title"]));
   rows.push(...diffKeyed("rules", sa.rules, sb.rules));
   rows.push(...diffKeyed("tags", sa.tags, sb.tags));
-  rows.push(...diffMultiset("log", sa.log.map((l) => `${l.level}: ${l.message}${l.code ? ` (${l.code})` : ""}`), sb.log.map((l) => `${l.level}: ${l.message}${l.code ? ` (${l.code})` : ""}`)));
-  rows.push(...diffMultiset("cookies", sa.cookies.map((c) => `${c.name}${c.deletion ? " (deleted)" : ""}; ${c.attributes}`), sb.cookies.map((c) => `${c.name}${c.deletion ? " (deleted)" : ""}; ${c.attributes}`)));
-  for (const d of jsonDiff(sa.dataLayer, sb.dataLayer)) rows.push({ section: "data layer", key: d.path, change: d.a === undefined ? "only in B" : d.b === undefined ? "only in A" : "changed", a: text(d.a), b: text(d.b) });
+  rows.push(
+    ...diffMultiset(
+      "log",
+      sa.log.map((l) => `${l.level}: ${l.message}${l.code ? ` (${l.code})` : ""}`),
+      sb.log.map((l) => `${l.level}: ${l.message}${l.code ? ` (${l.code})` : ""}`),
+    ),
+  );
+  rows.push(
+    ...diffMultiset(
+      "cookies",
+      sa.cookies.map((c) => `${c.name}${c.deletion ? " (deleted)" : ""}; ${c.attributes}`),
+      sb.cookies.map((c) => `${c.name}${c.deletion ? " (deleted)" : ""}; ${c.attributes}`),
+    ),
+  );
+  for (const d of jsonDiff(sa.dataLayer, sb.dataLayer))
+    rows.push({
+      section: "data layer",
+      key: d.path,
+      change: d.a === undefined ? "only in B" : d.b === undefined ? "only in A" : "changed",
+      a: text(d.a),
+      b: text(d.b),
+    });
   rows.push(...diffMultiset("errors", sa.errors, sb.errors));
   rows.push(...diffMultiset("csp", sa.csp, sb.csp));
   return rows;

@@ -113,7 +113,9 @@ const ok = (status: number | undefined) => status !== undefined && status >= 200
 export function computeTags(entries: readonly Entry[], firings: readonly RuleFiring[], config: PreviewConfig | undefined): TagRow[] {
   const rows: TagRow[] = [];
   const byKey = new Map<string, TagRow>();
-  const thirdParty = entries.filter((e): e is Extract<Entry, { kind: "network" }> => e.kind === "network" && (e.request.kind === "third-party" || e.request.kind === "asset"));
+  const thirdParty = entries.filter(
+    (e): e is Extract<Entry, { kind: "network" }> => e.kind === "network" && (e.request.kind === "third-party" || e.request.kind === "asset"),
+  );
   const claimed = new Set<number>();
   const claim = (row: TagRow, src: string | undefined, after = 0) => {
     for (const n of thirdParty)
@@ -204,7 +206,12 @@ export function computeTags(entries: readonly Entry[], firings: readonly RuleFir
           row.reasonSource = source;
         }
       };
-      if (f.state !== "fired") set("not run", `rule ${f.state}`, f.stoppedAt !== undefined ? `rule ${f.state} at condition ${f.stoppedAt}: ${f.conditions[f.stoppedAt]?.summary ?? "?"}` : `rule ${f.state}`);
+      if (f.state !== "fired")
+        set(
+          "not run",
+          `rule ${f.state}`,
+          f.stoppedAt !== undefined ? `rule ${f.state} at condition ${f.stoppedAt}: ${f.conditions[f.stoppedAt]?.summary ?? "?"}` : `rule ${f.state}`,
+        );
       else if (a.outcome === "not run") set("not run", "stopped", "an earlier wait-before-next action stopped the rule");
       else if (answered) set(ok(answered.status) ? "loaded" : "failed");
       else if (a.outcome === "done") set("loaded");

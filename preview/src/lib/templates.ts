@@ -25,7 +25,13 @@ export function templatesFromDocs(module: unknown): PushTemplate[] {
   const out: PushTemplate[] = [];
   for (const [event, doc] of Object.entries(docs)) {
     if (!isObject(doc) || !isObject(doc.example)) continue;
-    out.push({ id: `doc:${event}`, label: event, group: "documented events", when: typeof doc.when === "string" ? doc.when : undefined, push: { event, ...doc.example } });
+    out.push({
+      id: `doc:${event}`,
+      label: event,
+      group: "documented events",
+      when: typeof doc.when === "string" ? doc.when : undefined,
+      push: { event, ...doc.example },
+    });
   }
   return out;
 }

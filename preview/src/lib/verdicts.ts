@@ -50,7 +50,11 @@ export function pageUrl(entries: readonly Entry[], page: Entry["page"]): URL | u
 }
 
 /** Values of data elements at a firing: the computed state before it, the push that triggered it, the page's address. */
-export function dataElementValues(entries: readonly Entry[], firing: Pick<RuleFiring, "page" | "at" | "event">, config: PreviewConfig | undefined): (name: string) => string | undefined {
+export function dataElementValues(
+  entries: readonly Entry[],
+  firing: Pick<RuleFiring, "page" | "at" | "event">,
+  config: PreviewConfig | undefined,
+): (name: string) => string | undefined {
   const pushes = pushesOf(entries, firing.page).filter((p) => p.at <= firing.at);
   const state = computedState(pushes);
   const trigger = [...pushes].reverse().find((p) => p.event !== undefined);
@@ -79,14 +83,27 @@ export function resolveTokens(text: string, value: (name: string) => string | un
 }
 
 function resolveSpec(spec: Obj | undefined, value: (name: string) => string | undefined): Obj {
-  const walk = (v: unknown): unknown => (typeof v === "string" ? resolveTokens(v, value) : Array.isArray(v) ? v.map(walk) : isObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v);
+  const walk = (v: unknown): unknown =>
+    typeof v === "string"
+      ? resolveTokens(v, value)
+      : Array.isArray(v)
+        ? v.map(walk)
+        : isObject(v)
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+          : v;
   return (walk(spec ?? {}) as Obj) ?? {};
 }
 
 const okStatus = (s: number | undefined) => s !== undefined && s >= 200 && s < 400;
 
 /** Settles every action of every firing against the beacons and tag rows (see above). */
-export function settleFirings(firings: readonly RuleFiring[], entries: readonly Entry[], beacons: readonly BeaconGroup[], tags: readonly TagRow[], config: PreviewConfig | undefined): SettledFiring[] {
+export function settleFirings(
+  firings: readonly RuleFiring[],
+  entries: readonly Entry[],
+  beacons: readonly BeaconGroup[],
+  tags: readonly TagRow[],
+  config: PreviewConfig | undefined,
+): SettledFiring[] {
   const used = new Set<string>();
   return firings.map((f) => {
     const value = dataElementValues(entries, f, config);
@@ -102,17 +119,29 @@ export function settleFirings(firings: readonly RuleFiring[], entries: readonly 
       if (a.type === "sendPageView" || a.type === "sendEvent") {
         const type = a.type === "sendPageView" ? PAGE_VIEW : str(a.spec?.eventType);
         const since = a.at ?? f.at;
-        const beacon = beacons.find((b) => b.page === f.page && !used.has(b.key) && b.seenBy.monitor && b.at >= f.at - 5 && b.at <= since + 60_000 && (!type || b.decoded.eventType === type));
+        const beacon = beacons.find(
+          (b) =>
+            b.page === f.page && !used.has(b.key) && b.seenBy.monitor && b.at >= f.at - 5 && b.at <= since + 60_000 && (!type || b.decoded.eventType === type),
+        );
         if (beacon) {
           used.add(beacon.key);
           const name = beacon.decoded.interaction?.name ?? beacon.decoded.pageName;
-          if (a.type === "sendEvent" && name) out.summary = actionSummary({ ...resolved, name, variables: Object.keys(beacon.decoded.variables).length ? beacon.decoded.variables : resolved.variables });
-          settle(beacon.status === "ok" ? "done" : beacon.status === "failed" ? "failed" : "sent", `beacon ${beacon.requestId ?? beacon.key}: ${beacon.status}`);
+          if (a.type === "sendEvent" && name)
+            out.summary = actionSummary({
+              ...resolved,
+              name,
+              variables: Object.keys(beacon.decoded.variables).length ? beacon.decoded.variables : resolved.variables,
+            });
+          settle(
+            beacon.status === "ok" ? "done" : beacon.status === "failed" ? "failed" : "sent",
+            `beacon ${beacon.requestId ?? beacon.key}: ${beacon.status}`,
+          );
         } else if (a.outcome === "done") settle("not sent", "no beacon reached the Edge client for it (analytics wait for performance consent)");
         return out;
       }
       if (a.type === "pixel" || a.type === "loadScript") {
-        const row = tags.find((t) => t.page === f.page && t.rule === f.rule && t.requests.length > 0) ?? tags.find((t) => t.page === f.page && t.rule === f.rule);
+        const row =
+          tags.find((t) => t.page === f.page && t.rule === f.rule && t.requests.length > 0) ?? tags.find((t) => t.page === f.page && t.rule === f.rule);
         const request = row?.requests.find((r) => r.status !== undefined) ?? row?.requests[0];
         if (request) {
           out.summary = actionSummary({ ...resolved, src: request.url });

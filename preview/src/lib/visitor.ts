@@ -19,15 +19,45 @@ export const PERSONAS = {
   anonymous: { label: "Anonymous", facts: undefined },
   student: {
     label: "Student (ECL)",
-    facts: { accountId: "100012345", hashedId: "9f2c5a0e7b", namespace: "st", profileType: "ECL", gradYear: "2027", orgId: "334455", orgName: "Kiwi Valley High School", sssOptIn: "Y", legacy: "N" },
+    facts: {
+      accountId: "100012345",
+      hashedId: "9f2c5a0e7b",
+      namespace: "st",
+      profileType: "ECL",
+      gradYear: "2027",
+      orgId: "334455",
+      orgName: "Kiwi Valley High School",
+      sssOptIn: "Y",
+      legacy: "N",
+    },
   },
   professional: {
     label: "Professional (EPL)",
-    facts: { accountId: "200067890", hashedId: "4b7d1e9a3c", namespace: "pf", profileType: "EPL", jobTitle: "School Counselor", jobTitleCode: "CNSLR", orgId: "334455", orgName: "Kiwi Valley High School", roPairs: [["R200", "334455"]] },
+    facts: {
+      accountId: "200067890",
+      hashedId: "4b7d1e9a3c",
+      namespace: "pf",
+      profileType: "EPL",
+      jobTitle: "School Counselor",
+      jobTitleCode: "CNSLR",
+      orgId: "334455",
+      orgName: "Kiwi Valley High School",
+      roPairs: [["R200", "334455"]],
+    },
   },
   csr: {
     label: "Customer-service rep",
-    facts: { accountId: "300011122", hashedId: "7c3a9d2f10", namespace: "pf", profileType: "EPL", jobTitle: "Customer Service Representative", csr: "Y", orgId: "KIWI-CS", orgName: "Kiwi Customer Service", tenantType: "internal" },
+    facts: {
+      accountId: "300011122",
+      hashedId: "7c3a9d2f10",
+      namespace: "pf",
+      profileType: "EPL",
+      jobTitle: "Customer Service Representative",
+      csr: "Y",
+      orgId: "KIWI-CS",
+      orgName: "Kiwi Customer Service",
+      tenantType: "internal",
+    },
   },
 } as const satisfies Record<string, { label: string; facts: Obj | undefined }>;
 
@@ -92,13 +122,26 @@ export function pageSetup(state: PreviewState, config: PreviewConfig, options: S
   const cookies: string[] = [];
   const storage: Record<string, string> = {};
   const day = 86400000;
-  const consentGroups = state.consent === "pre" ? null : groupsFor(state.consent === "all" ? ["performance", "functional", "marketing", "programFunctional", "programMarketing"] : state.categories, config.consent.groups);
+  const consentGroups =
+    state.consent === "pre"
+      ? null
+      : groupsFor(
+          state.consent === "all" ? ["performance", "functional", "marketing", "programFunctional", "programMarketing"] : state.categories,
+          config.consent.groups,
+        );
 
   const persona = PERSONAS[state.visitor] ?? PERSONAS.anonymous;
   if (persona.facts) {
     const facts = persona.facts as Obj;
     cookies.push(cookie(String(names.signInSession ?? "kiwi_session"), JSON.stringify(facts), apex, 1));
-    cookies.push(cookie(String(names.signInToken ?? "kiwi_token"), fakeJwt({ ...facts, sub: facts.accountId, iat: Math.floor(options.now / 1000), exp: Math.floor(options.now / 1000) + 3600 }), apex, 1));
+    cookies.push(
+      cookie(
+        String(names.signInToken ?? "kiwi_token"),
+        fakeJwt({ ...facts, sub: facts.accountId, iat: Math.floor(options.now / 1000), exp: Math.floor(options.now / 1000) + 3600 }),
+        apex,
+        1,
+      ),
+    );
   }
   if (state.visit === "returning") {
     const org = orgCookieId(config.analytics.orgId);
@@ -106,7 +149,9 @@ export function pageSetup(state: PreviewState, config: PreviewConfig, options: S
     cookies.push(cookie(`AMCV_${encodeURIComponent(config.analytics.orgId ?? "ORG@AdobeOrg")}`, `MCMID|${RETURNING_ECID}`, apex, 390));
     if (consentGroups && consentGroups.includes(config.consent.groups.performance ?? "C0002"))
       cookies.push(cookie(String(names.lifetime ?? "kiwi_lifetime"), `${options.now - 30 * day}`, apex, 60));
-    const record = persona.facts ? { firstLogin: options.now - 7 * day, loggedIn: true } : { firstLogin: options.now - 7 * day, lastLogout: options.now - 2 * day };
+    const record = persona.facts
+      ? { firstLogin: options.now - 7 * day, loggedIn: true }
+      : { firstLogin: options.now - 7 * day, lastLogout: options.now - 2 * day };
     storage[config.identity.loginRecordKey ?? "sitetags:login"] = JSON.stringify(record);
   }
   if (consentGroups) {
@@ -178,7 +223,9 @@ export function identityView(jar: Record<string, string>, config: Pick<PreviewCo
   }
   if (!ecid && amcv) ecid = /MCMID\|(\d+)/.exec(amcv)?.[1];
   const facts = { ...(isObject(session) ? session : {}), ...(token ?? {}) };
-  const relevant = Object.fromEntries(Object.entries(jar).filter(([k]) => k.startsWith("kndctr_") || k.startsWith("AMCV_") || Object.values(names).map(String).includes(k)));
+  const relevant = Object.fromEntries(
+    Object.entries(jar).filter(([k]) => k.startsWith("kndctr_") || k.startsWith("AMCV_") || Object.values(names).map(String).includes(k)),
+  );
   return {
     signedIn: !!(sessionText || tokenText),
     accountType: typeof facts.profileType === "string" ? facts.profileType : facts.namespace === "st" ? "ECL" : facts.namespace === "pf" ? "EPL" : undefined,

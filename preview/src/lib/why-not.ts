@@ -51,7 +51,12 @@ export function eventWords(e: Obj): string {
 }
 
 /** The value a condition looked at, as far as the preview can read it; undefined when it cannot. */
-export function conditionValue(c: Obj, firing: Pick<RuleFiring, "page" | "at" | "event">, entries: readonly Entry[], config: PreviewConfig | undefined): string | undefined {
+export function conditionValue(
+  c: Obj,
+  firing: Pick<RuleFiring, "page" | "at" | "event">,
+  entries: readonly Entry[],
+  config: PreviewConfig | undefined,
+): string | undefined {
   const url = pageUrl(entries, firing.page);
   const show = (v: string | null | undefined) => (v === undefined || v === null ? "(none)" : JSON.stringify(v));
   switch (c.type) {
@@ -70,7 +75,9 @@ export function conditionValue(c: Obj, firing: Pick<RuleFiring, "page" | "at" | 
     case "env":
       return `env = ${show(config?.env)}`;
     case "consent": {
-      const groups = [...entries].reverse().find((e): e is Extract<Entry, { kind: "consent" }> => e.kind === "consent" && e.page === firing.page && e.at <= firing.at + 5);
+      const groups = [...entries]
+        .reverse()
+        .find((e): e is Extract<Entry, { kind: "consent" }> => e.kind === "consent" && e.page === firing.page && e.at <= firing.at + 5);
       return `active groups = ${show(groups?.groups ?? null)}`;
     }
     case "sampling":
@@ -81,7 +88,12 @@ export function conditionValue(c: Obj, firing: Pick<RuleFiring, "page" | "at" | 
 }
 
 /** Every rule's verdict (see above). `offRules`: rules of the site's other environments that this bundle does not carry. */
-export function ruleVerdicts(config: PreviewConfig | undefined, firings: readonly RuleFiring[], entries: readonly Entry[], offRules: readonly RuleSpec[] = []): RuleVerdict[] {
+export function ruleVerdicts(
+  config: PreviewConfig | undefined,
+  firings: readonly RuleFiring[],
+  entries: readonly Entry[],
+  offRules: readonly RuleSpec[] = [],
+): RuleVerdict[] {
   const out: RuleVerdict[] = [];
   const happened = new Set<string>();
   for (const e of entries) if (e.kind === "monitor" && e.event.type === "dataLayer" && typeof e.event.event === "string") happened.add(e.event.event);
@@ -101,14 +113,22 @@ export function ruleVerdicts(config: PreviewConfig | undefined, firings: readonl
       const summary = spec ? conditionSummary(spec) : `condition ${index}`;
       const value = spec ? conditionValue(spec, stopped, entries, config) : undefined;
       const how = stopped.state === "skipped" ? "failed" : stopped.state === "timed out" ? "timed out" : "threw";
-      out.push({ ...base, state: "condition failed", condition: { index, summary, value }, detail: `on ${stopped.event}: condition ${index + 1} ${how}: ${summary}${value ? ` (${value})` : ""}` });
+      out.push({
+        ...base,
+        state: "condition failed",
+        condition: { index, summary, value },
+        detail: `on ${stopped.event}: condition ${index + 1} ${how}: ${summary}${value ? ` (${value})` : ""}`,
+      });
       continue;
     }
     if (mine.length) {
       out.push({ ...base, state: "waiting", detail: `triggered on ${mine[0].event}; its conditions have not answered yet` });
       continue;
     }
-    const pushes = rule.events.filter((e) => e.type === "dataLayerPush").map((e) => str(e.event)).filter((x): x is string => !!x);
+    const pushes = rule.events
+      .filter((e) => e.type === "dataLayerPush")
+      .map((e) => str(e.event))
+      .filter((x): x is string => !!x);
     const seen = [...happened].slice(0, 6).join(", ");
     out.push({
       ...base,
@@ -120,6 +140,13 @@ export function ruleVerdicts(config: PreviewConfig | undefined, firings: readonl
   const off = new Map<string, RuleSpec>();
   for (const r of offRules) if (!present.has(r.id) && !off.has(r.id)) off.set(r.id, r);
   for (const r of off.values())
-    out.push({ rule: r.id, name: r.name, state: "off in this environment", detail: `in the site's other environments' bundles, not in this one (disabledRules)`, listensTo: r.events.filter(isObject).map(eventWords), firings: 0 });
+    out.push({
+      rule: r.id,
+      name: r.name,
+      state: "off in this environment",
+      detail: `in the site's other environments' bundles, not in this one (disabledRules)`,
+      listensTo: r.events.filter(isObject).map(eventWords),
+      firings: 0,
+    });
   return out;
 }

@@ -96,7 +96,10 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     if (Object.prototype.hasOwnProperty.call(confirmedOnPage, key)) return confirmedOnPage[key];
     const first = parseConfirmed(cookies.get(confirmRule.name)).indexOf(key) < 0;
     confirmedOnPage[key] = first;
-    if (first) consent.whenAllowed("performance", () => cookies.set(confirmRule.name, withConfirmed(parseConfirmed(cookies.get(confirmRule.name)), key), cookieWriteOptions(confirmRule)));
+    if (first)
+      consent.whenAllowed("performance", () =>
+        cookies.set(confirmRule.name, withConfirmed(parseConfirmed(cookies.get(confirmRule.name)), key), cookieWriteOptions(confirmRule)),
+      );
     else log.info(ORDER_ALREADY_COUNTED, { order: key });
     return first;
   }
@@ -224,7 +227,10 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     let state: DashboardState | null = null;
     if ((DASHBOARD_STATES as readonly unknown[]).indexOf(push.dashboardState) >= 0) state = push.dashboardState as DashboardState;
     else if (push.error !== undefined || push.data !== undefined)
-      state = dashboardState({ error: !!push.error, data: push.data && typeof push.data === "object" ? (push.data as { registrations?: number; scores?: number }) : null });
+      state = dashboardState({
+        error: !!push.error,
+        data: push.data && typeof push.data === "object" ? (push.data as { registrations?: number; scores?: number }) : null,
+      });
     if (state) send("dashboard", state, { prop33: state });
   }
 
@@ -244,7 +250,12 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
   // "Payment-page errors and session timeouts get application id and flow code appended": the code for the error rule.
   values.provide("funnelErrorCode", () =>
     lastError && lastError.code
-      ? funnelErrorCode(lastError.code, { paymentPage: isPaymentPage(path(), config.paymentPaths), timeout: /timeout/i.test(lastError.type + " " + lastError.code), appId, flowCode: config.flowCode })
+      ? funnelErrorCode(lastError.code, {
+          paymentPage: isPaymentPage(path(), config.paymentPaths),
+          timeout: /timeout/i.test(lastError.type + " " + lastError.code),
+          appId,
+          flowCode: config.flowCode,
+        })
       : undefined,
   );
   // "confirmation-step cookie": on the payment confirmation page, "first" the first time its order (order.id) is

@@ -104,7 +104,14 @@ export function funnelPageFromPath(path: string, routes: readonly FunnelRoute[])
   for (const route of routes) {
     const base = route.path.toLowerCase().replace(/\/+$/, "");
     if (p === base || p.indexOf(base + "/") === 0) {
-      const page = route.page || p.slice(base.length + 1).split("/").filter(Boolean).join("-") || "start";
+      const page =
+        route.page ||
+        p
+          .slice(base.length + 1)
+          .split("/")
+          .filter(Boolean)
+          .join("-") ||
+        "start";
       return isFunnelPage(route.flow, page) ? { flow: route.flow, page } : null;
     }
   }

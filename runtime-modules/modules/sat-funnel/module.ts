@@ -6,7 +6,8 @@ export default {
   name: "satFunnel",
   factory: { file: "create-sat-funnel", export: "createSatFunnel" },
   markers: ["kiwi.satFunnel"],
-  description: "SAT registration funnel: flow:page page names, change-registration steps, the order-complete purchase, registration data, alerts, photo, fee waiver, dashboard states and payment errors.",
+  description:
+    "SAT registration funnel: flow:page page names, change-registration steps, the order-complete purchase, registration data, alerts, photo, fee waiver, dashboard states and payment errors.",
   commands: ["pageName", "changeSteps"],
   provides: ["pageName", "funnelErrorCode", "confirmationStep"],
   settings: SatFunnelModuleSchema,

@@ -9,9 +9,11 @@ import type { ScoreViewEvent } from "./scores";
 export function scoreViewVariables(view: ScoreViewEvent): Record<string, string> {
   const vars: Record<string, string> = { events: view.events[0] + "," + view.events[1] + ":" + view.deduper, prop60: view.pageType };
   // eVar60-67: admin type code, assessment event id, admin type, admin date, registrantType, fwStatus, scoreBand, legacy registration id.
-  [view.adminTypeCode, view.asmtEventId, view.adminType, view.adminDate, view.registrantType, view.fwStatus, view.scoreBand, view.legacyRegId].forEach((value, i) => {
-    if (value) vars["eVar" + (60 + i)] = value;
-  });
+  [view.adminTypeCode, view.asmtEventId, view.adminType, view.adminDate, view.registrantType, view.fwStatus, view.scoreBand, view.legacyRegId].forEach(
+    (value, i) => {
+      if (value) vars["eVar" + (60 + i)] = value;
+    },
+  );
   return vars;
 }
 

@@ -72,7 +72,13 @@ export function contractSuffix(title: string): "-c" | "-t" {
 
 /** The PSAT variant in an event title: PSAT/NMSQT, PSAT 10, PSAT 8/9; null for anything else. */
 export function psatVariant(title: string): "psat-nmsqt" | "psat-10" | "psat-89" | null {
-  return /psat\s*\/\s*nmsqt/i.test(title) ? "psat-nmsqt" : /psat\s*10(?!\d)/i.test(title) ? "psat-10" : /psat\s*8\s*\/\s*9(?!\d)/i.test(title) ? "psat-89" : null;
+  return /psat\s*\/\s*nmsqt/i.test(title)
+    ? "psat-nmsqt"
+    : /psat\s*10(?!\d)/i.test(title)
+      ? "psat-10"
+      : /psat\s*8\s*\/\s*9(?!\d)/i.test(title)
+        ? "psat-89"
+        : null;
 }
 
 /**

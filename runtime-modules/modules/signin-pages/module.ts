@@ -6,7 +6,8 @@ export default {
   name: "signinPages",
   factory: { file: "create-signin-pages", export: "createSigninPages" },
   markers: ["forgotpw"],
-  description: "The sign-in page map: a declared sign-in page key names the page (login enter-unpw, forgotpw reset-pw-success, reg select-type, ...; flow=idp-discovery: migrate).",
+  description:
+    "The sign-in page map: a declared sign-in page key names the page (login enter-unpw, forgotpw reset-pw-success, reg select-type, ...; flow=idp-discovery: migrate).",
   commands: ["pageCodes"],
   provides: [],
   settings: SigninPagesModuleSchema,

@@ -27,8 +27,7 @@ export function createSurvey(services: ModuleServices<SurveyModuleConfig>): Modu
   else if (!config.scriptSrc) {
     log.warn(REQUIRED_DATA_MISSING, { tag: TAG, field: "scriptSrc" });
     reportTag(services, TAG, "skipped", { reason: REQUIRED_DATA_MISSING });
-  }
-  else if (!surveyPathAllowed(page.path, config.paths)) skipTag(services, TAG, PATH_DOES_NOT_MATCH_ROUTE, { path: page.path });
+  } else if (!surveyPathAllowed(page.path, config.paths)) skipTag(services, TAG, PATH_DOES_NOT_MATCH_ROUTE, { path: page.path });
   else {
     const attributes: Record<string, string> = {};
     const mount = config.mountSelector;

@@ -37,12 +37,10 @@ export interface TestAdminSummary {
  * stop it: every administration name must be one of the four (one error per
  * bad name), and a date is required (no date or not a date).
  */
-export function testAdminSummary(page: {
-  admins: readonly unknown[];
-  schoolLabel?: unknown;
-  date?: unknown;
-  inContract?: boolean;
-}): { summary: TestAdminSummary | null; errors: string[] } {
+export function testAdminSummary(page: { admins: readonly unknown[]; schoolLabel?: unknown; date?: unknown; inContract?: boolean }): {
+  summary: TestAdminSummary | null;
+  errors: string[];
+} {
   const errors: string[] = [];
   const admins: TestAdminCode[] = [];
   for (const name of page.admins) {

@@ -38,7 +38,13 @@ export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig
     if (!id) return void log.warn(REQUIRED_DATA_MISSING, { module: MODULE, field: "orderId" });
     const tests = (Array.isArray(push.tests) ? push.tests : []).filter(isObject).map((t) => ({ ...t, name: text(t.name) }) as TestOrderTestInput);
     const order = testOrder(
-      { orderId: id, tests, billing: push.billing === true, purchaseOrder: push.purchaseOrder === true, contractCells: Array.isArray(push.contractCells) ? push.contractCells : null },
+      {
+        orderId: id,
+        tests,
+        billing: push.billing === true,
+        purchaseOrder: push.purchaseOrder === true,
+        contractCells: Array.isArray(push.contractCells) ? push.contractCells : null,
+      },
       config.schoolsScaleFrom,
     );
     lastOrder = order;
@@ -47,11 +53,21 @@ export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig
   }
 
   function onSummary(push: Record<string, unknown>): void {
-    const result = testAdminSummary({ admins: Array.isArray(push.admins) ? push.admins : [], schoolLabel: push.schoolLabel, date: push.date, inContract: push.inContract === true });
+    const result = testAdminSummary({
+      admins: Array.isArray(push.admins) ? push.admins : [],
+      schoolLabel: push.schoolLabel,
+      date: push.date,
+      inContract: push.inContract === true,
+    });
     for (const message of result.errors) log.error(message, { module: MODULE, admins: push.admins, date: push.date });
     if (!result.summary) return;
     lastSummary = result.summary;
-    analytics.event({ name: "test admin summary:" + (result.summary.aiCode || "unknown"), eventType: TEST_ORDER_EVENT_TYPE, linkType: "other", variables: testAdminSummaryVariables(result.summary) });
+    analytics.event({
+      name: "test admin summary:" + (result.summary.aiCode || "unknown"),
+      eventType: TEST_ORDER_EVENT_TYPE,
+      linkType: "other",
+      variables: testAdminSummaryVariables(result.summary),
+    });
   }
 
   dataLayer.on(moduleEventListener(log, MODULE, { [TEST_ORDER_PUSHES.order]: onOrder, [TEST_ORDER_PUSHES.summary]: onSummary }));

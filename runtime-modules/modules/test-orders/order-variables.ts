@@ -15,7 +15,13 @@ export function testText(t: TestOrderTest): string {
 
 /** One edit: name:quantity:+gradesAdded:-gradesRemoved:allocatedSchoolsScale, e.g. "PSAT 10:increased:30:+11:-9:2" ("unchanged" when only grades changed). */
 export function editText(e: TestOrderEdit): string {
-  return [e.name, e.quantity || "unchanged", "+" + e.gradesAdded.join(","), "-" + e.gradesRemoved.join(","), e.allocatedSchoolsScale === null ? "" : String(e.allocatedSchoolsScale)].join(":");
+  return [
+    e.name,
+    e.quantity || "unchanged",
+    "+" + e.gradesAdded.join(","),
+    "-" + e.gradesRemoved.join(","),
+    e.allocatedSchoolsScale === null ? "" : String(e.allocatedSchoolsScale),
+  ].join(":");
 }
 
 /** A test order: event250 for an order, event251 for an edit (an order with at least one changed test). */

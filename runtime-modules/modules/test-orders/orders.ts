@@ -39,7 +39,10 @@ export function gradeList(grades: readonly unknown[] | null | undefined): string
 }
 
 /** Grades added and removed between the previous and the updated order. */
-export function gradeEdits(previous: readonly unknown[] | null | undefined, updated: readonly unknown[] | null | undefined): { added: string[]; removed: string[] } {
+export function gradeEdits(
+  previous: readonly unknown[] | null | undefined,
+  updated: readonly unknown[] | null | undefined,
+): { added: string[]; removed: string[] } {
   const a = gradeList(previous);
   const b = gradeList(updated);
   return { added: b.filter((g) => a.indexOf(g) < 0), removed: a.filter((g) => b.indexOf(g) < 0) };
@@ -107,7 +110,13 @@ export function testEdit(test: TestOrderTestInput, from?: readonly [number, numb
   const quantity = quantityEdit(test.previousOrderQty, test.updatedOrderQty);
   const grades = test.previousGrades ? gradeEdits(test.previousGrades, test.grades) : { added: [], removed: [] };
   return quantity || grades.added.length || grades.removed.length
-    ? { name: text(test.name), quantity, gradesAdded: grades.added, gradesRemoved: grades.removed, allocatedSchoolsScale: allocatedSchoolsScale(test.allocatedSchools, from) }
+    ? {
+        name: text(test.name),
+        quantity,
+        gradesAdded: grades.added,
+        gradesRemoved: grades.removed,
+        allocatedSchoolsScale: allocatedSchoolsScale(test.allocatedSchools, from),
+      }
     : null;
 }
 
@@ -132,5 +141,13 @@ export function testOrder(
       allocatedSchools: orderQty(t.allocatedSchools),
     };
   });
-  return { orderId: text(order.orderId), tests, billing: !!order.billing, purchaseOrder: !!order.purchaseOrder, contract: coverage === "contract", coverage, editOrders };
+  return {
+    orderId: text(order.orderId),
+    tests,
+    billing: !!order.billing,
+    purchaseOrder: !!order.purchaseOrder,
+    contract: coverage === "contract",
+    coverage,
+    editOrders,
+  };
 }

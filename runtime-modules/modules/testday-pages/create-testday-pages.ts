@@ -33,7 +33,10 @@ export const TESTDAY_PAGES: Readonly<Record<string, readonly string[]>> = {
  * get/ never reach the name). Undefined for other paths.
  */
 export function testdayPageCodes(path: string): readonly string[] | undefined {
-  const s = path.toLowerCase().split("/").filter((x) => !!x);
+  const s = path
+    .toLowerCase()
+    .split("/")
+    .filter((x) => !!x);
   for (let i = 0; i < s.length; i++) {
     const one = own(TESTDAY_PAGES, s[i]);
     if (one) return own(TESTDAY_PAGES, s[i] + "/" + s[i + 1]) || one;

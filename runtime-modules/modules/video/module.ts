@@ -6,7 +6,8 @@ export default {
   name: "video",
   factory: { file: "create-video", export: "createVideo" },
   markers: ["kiwi.video"],
-  description: "Tracks the video platform's embedded players (iframe API): player events as video pushes, milestones, played time; records started, milestones, resumed, ended, replayed and errors.",
+  description:
+    "Tracks the video platform's embedded players (iframe API): player events as video pushes, milestones, played time; records started, milestones, resumed, ended, replayed and errors.",
   commands: ["players"],
   provides: [],
   settings: VideoModuleSchema,

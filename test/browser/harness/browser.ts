@@ -104,7 +104,15 @@ export interface TestBrowser {
 }
 
 /** Chromium launch flags of the browser tests. */
-export const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
+export const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
 
 /** Launches Chromium with every *.example name mapped to the test server's HTTPS port. */
 export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">): Promise<TestBrowser> {
@@ -137,9 +145,15 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">):
   };
 
   async function newTestPage(options: OpenPageOptions): Promise<TestPage> {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, serviceWorkers: "block", ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}) });
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      serviceWorkers: "block",
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    });
     // The running test's marker (HttpOnly: no page script sees it): what this context sends after the test ended is a stray.
-    await context.addCookies([{ name: web.marker.name, value: web.marker.value, domain: ".kiwi.example", path: "/", secure: true, httpOnly: true, sameSite: "None" }]);
+    await context.addCookies([
+      { name: web.marker.name, value: web.marker.value, domain: ".kiwi.example", path: "/", secure: true, httpOnly: true, sameSite: "None" },
+    ]);
     await context.addInitScript([BASE_INIT, optionsInit(options), ...(options.initScripts ?? [])].filter(Boolean).join("\n;\n"));
     const page = await context.newPage();
     const consoleEntries: ConsoleEntry[] = [];
@@ -161,7 +175,7 @@ export async function launchBrowser(web: Pick<TestWeb, "httpsPort" | "marker">):
         const handle = await page
           .waitForFunction(
             (f) => {
-              const events = ((window as unknown as { __sitetagsEvents?: Array<Record<string, unknown>> }).__sitetagsEvents ?? []);
+              const events = (window as unknown as { __sitetagsEvents?: Array<Record<string, unknown>> }).__sitetagsEvents ?? [];
               return events.find((e) => Object.keys(f).every((k) => e[k] === f[k])) ?? false;
             },
             fields,

@@ -60,7 +60,10 @@ export async function buildBundle(site: string, env: EnvName, options: BuildBund
  * Builds several bundles with one build() call; returns them under the
  * given names. Throws with the build's diagnostics when it fails.
  */
-export async function buildBundles<K extends string>(wanted: Record<K, [site: string, env: EnvName]>, options: BuildBundleOptions = {}): Promise<Record<K, Bundle>> {
+export async function buildBundles<K extends string>(
+  wanted: Record<K, [site: string, env: EnvName]>,
+  options: BuildBundleOptions = {},
+): Promise<Record<K, Bundle>> {
   const pairs = Object.values(wanted) as Array<[string, EnvName]>;
   const outDir = tempDir("sitetags-test-dist-");
   const result = await withCacheLock(() =>

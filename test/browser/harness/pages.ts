@@ -46,9 +46,7 @@ ${inHead ? "" : scripts.join("\n")}
 export function findPage(pages: PageRoute[], host: string, path: string): PageRoute | undefined {
   const exact = pages.find((p) => !p.prefix && p.host === host && p.path === path);
   if (exact) return exact;
-  return pages
-    .filter((p) => p.prefix && p.host === host && path.startsWith(p.path))
-    .sort((a, b) => b.path.length - a.path.length)[0];
+  return pages.filter((p) => p.prefix && p.host === host && path.startsWith(p.path)).sort((a, b) => b.path.length - a.path.length)[0];
 }
 
 function escapeAttr(text: string): string {

@@ -14,7 +14,15 @@ import { CHROMIUM } from "./browser.js";
 import { buildBundles, SITES_DIR, tempCatalogue } from "./bundles.js";
 import type { EnvName } from "../../../generator/config/bundle-config.js";
 
-export const PREVIEW_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage"];
+export const PREVIEW_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-dev-shm-usage",
+];
 
 export interface PreviewEntry {
   kind: string;
@@ -49,7 +57,10 @@ export function usePreviewApp(wanted: Record<string, [string, EnvName]>, viewpor
     const built = await buildBundles(wanted, { sitesDir: previewCatalogue(sites) });
     out.distDir = Object.values(built)[0].outDir;
     out.preview = await startPreview({ distDir: out.distDir, port: 0 });
-    out.browser = await chromium.launch({ executablePath: CHROMIUM, args: [...PREVIEW_FLAGS, `--host-resolver-rules=${hostRules(out.preview.port)}`, "--ignore-certificate-errors"] });
+    out.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...PREVIEW_FLAGS, `--host-resolver-rules=${hostRules(out.preview.port)}`, "--ignore-certificate-errors"],
+    });
     out.context = await out.browser.newContext({ viewport, ignoreHTTPSErrors: true, acceptDownloads: true });
     out.app = await out.context.newPage();
   }, 240_000);
@@ -81,7 +92,10 @@ export async function seenSeq(app: Page): Promise<number> {
 /** Waits until the page's bundle booted (a boot monitor event in the session). */
 export async function waitForBoot(app: Page, count = 1): Promise<void> {
   await app.waitForFunction(
-    (n) => ((window as unknown as { __sitetagsPreview?: { entries: PreviewEntry[] } }).__sitetagsPreview?.entries ?? []).filter((e) => e.kind === "monitor" && e.event?.type === "boot").length >= n,
+    (n) =>
+      ((window as unknown as { __sitetagsPreview?: { entries: PreviewEntry[] } }).__sitetagsPreview?.entries ?? []).filter(
+        (e) => e.kind === "monitor" && e.event?.type === "boot",
+      ).length >= n,
     count,
     { timeout: 20_000 },
   );

@@ -37,7 +37,18 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { edgeCorsHeaders, edgePreflightHeaders, hostName, hostResolverRules, hostRole, isLocalHost, recordSelfScript, sleep, startWebServer, type WebProtocol } from "../../../preview/server/fictional-web";
+import {
+  edgeCorsHeaders,
+  edgePreflightHeaders,
+  hostName,
+  hostResolverRules,
+  hostRole,
+  isLocalHost,
+  recordSelfScript,
+  sleep,
+  startWebServer,
+  type WebProtocol,
+} from "../../../preview/server/fictional-web";
 import { testCertificate } from "./certs.js";
 import { findPage, renderPage, type PageRoute } from "./pages.js";
 import { describeMatch, toPredicate } from "./request-match.js";
@@ -59,7 +70,6 @@ export const STRICT_CSP = "script-src 'nonce-{nonce}' 'strict-dynamic'; object-s
 export const NONCE_ONLY_CSP = "script-src 'nonce-{nonce}'; object-src 'none'; base-uri 'none'";
 
 export * from "./web-types.js";
-
 
 /** Starts the servers on ephemeral ports of 127.0.0.1. */
 export async function startServers(): Promise<TestWeb> {
@@ -199,7 +209,6 @@ export async function startServers(): Promise<TestWeb> {
     notify(entry);
   }
 
-
   async function answer(entry: RecordedRequest, res: ServerResponse): Promise<void> {
     const origin = origins.get(entry.host);
     if (origin) {
@@ -242,12 +251,14 @@ export async function startServers(): Promise<TestWeb> {
     const origin = entry.headers.origin;
     const cors = edgeCorsHeaders(origin);
     if (entry.method === "OPTIONS") return send(res, entry, 204, edgePreflightHeaders(origin, entry.headers["access-control-request-headers"]));
-    const response: EdgeResponse = edgeQueue.shift() ?? web.edge.handler?.(entry) ?? { status: 200, body: { requestId: entry.query.requestId ?? randomUUID(), handle: [] } };
+    const response: EdgeResponse = edgeQueue.shift() ??
+      web.edge.handler?.(entry) ?? { status: 200, body: { requestId: entry.query.requestId ?? randomUUID(), handle: [] } };
     if (response.fault === "reset") return void res.socket?.destroy();
     if (response.fault === "hang") return void hanging.add(res);
     if (response.delayMs) await sleep(response.delayMs);
     const body = response.body === undefined ? undefined : typeof response.body === "string" ? response.body : JSON.stringify(response.body);
-    const type: Record<string, string> = body === undefined ? {} : { "content-type": typeof response.body === "string" ? "text/plain; charset=utf-8" : "application/json;charset=utf-8" };
+    const type: Record<string, string> =
+      body === undefined ? {} : { "content-type": typeof response.body === "string" ? "text/plain; charset=utf-8" : "application/json;charset=utf-8" };
     return send(res, entry, response.status, { ...cors, ...type, ...response.headers }, body);
   }
 

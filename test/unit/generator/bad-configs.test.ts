@@ -76,7 +76,10 @@ function materialize(caseDir: string, sitesDir: string): void {
   for (const name of readdirSync(BASE)) copyFileSync(join(BASE, name), join(sitesDir, name));
   const removeList = join(caseDir, "_remove");
   if (existsSync(removeList)) {
-    for (const name of readFileSync(removeList, "utf8").split(/\r?\n/).map((l) => l.trim()).filter(Boolean)) {
+    for (const name of readFileSync(removeList, "utf8")
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       if (!existsSync(join(sitesDir, name))) throw new Error(`${caseDir}/_remove names ${name}, which is not in _base/`);
       rmSync(join(sitesDir, name));
     }
@@ -211,17 +214,21 @@ describe("bad configurations are refused with located diagnostics", () => {
     const title = `${codes}: "${expected.rule}" — ${name}`;
 
     if (expected.exitCode === 0) {
-      it(title, async () => {
-        const { result, outBefore, outAfter } = await runCase(name);
-        expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
-        checkDiagnostics(result, expected);
-        for (const d of result.diagnostics) checkFrame(d);
-        // Warnings fail nothing: the bundle is built and written.
-        expect(result.ok).toBe(true);
-        expect(result.exitCode).toBe(0);
-        expect(result.manifest?.bundles.map((b) => `${b.site}/${b.env}`)).toContain("bigfuture/prod");
-        expect(outAfter).not.toEqual(outBefore);
-      }, 240_000);
+      it(
+        title,
+        async () => {
+          const { result, outBefore, outAfter } = await runCase(name);
+          expect(result.diagnostics.every((d) => d.severity === "warning")).toBe(true);
+          checkDiagnostics(result, expected);
+          for (const d of result.diagnostics) checkFrame(d);
+          // Warnings fail nothing: the bundle is built and written.
+          expect(result.ok).toBe(true);
+          expect(result.exitCode).toBe(0);
+          expect(result.manifest?.bundles.map((b) => `${b.site}/${b.env}`)).toContain("bigfuture/prod");
+          expect(outAfter).not.toEqual(outBefore);
+        },
+        240_000,
+      );
       continue;
     }
 

@@ -43,7 +43,8 @@ describe("the compiler", () => {
     for (const b of first.bundles) {
       const code = readFileSync(join(out1, b.file), "utf8");
       // Every module's markers (its manifest's): present exactly when the site enables it.
-      for (const e of entries) for (const marker of e.markers) expect(code.includes(marker), `${b.file} ${e.name} marker ${marker}`).toBe(b.modules.includes(e.name));
+      for (const e of entries)
+        for (const marker of e.markers) expect(code.includes(marker), `${b.file} ${e.name} marker ${marker}`).toBe(b.modules.includes(e.name));
     }
     expect(first.bundles.find((b) => b.site === "clep")!.modules).toEqual(["chat", "survey"]);
     expect(first.bundles.find((b) => b.site === "go")!.modules).toEqual([]);
@@ -180,7 +181,8 @@ describe("the compiler", () => {
 
   it('"a failed build (… compile error …) leaves dist/ byte-for-byte as it was": a runtime syntax error is located, exit 3', async () => {
     const root = tempDir("root");
-    for (const name of ["runtime-modules", "generator", "tsconfig.base.json", "tsconfig.runtime.json", "package.json"]) cpSync(join(REPO, name), join(root, name), { recursive: true });
+    for (const name of ["runtime-modules", "generator", "tsconfig.base.json", "tsconfig.runtime.json", "package.json"])
+      cpSync(join(REPO, name), join(root, name), { recursive: true });
     symlinkSync(join(REPO, "node_modules"), join(root, "node_modules"));
     const broken = join(root, "runtime-modules", "core", "now.ts");
     writeFileSync(broken, `${readFileSync(broken, "utf8")}\nexport const broken = ;\n`);
@@ -189,7 +191,11 @@ describe("the compiler", () => {
     const before = snapshotTree(out);
     const failed = await build({ root, sites: ["go"], envs: ["prod"], outDir: out, cacheDir: tempDir("cache") });
     expect(failed.exitCode).toBe(3);
-    expect(failed.diagnostics[0]).toMatchObject({ code: "BUILD_COMPILE_ERROR", line: readFileSync(broken, "utf8").split("\n").indexOf("export const broken = ;") + 1, column: 23 });
+    expect(failed.diagnostics[0]).toMatchObject({
+      code: "BUILD_COMPILE_ERROR",
+      line: readFileSync(broken, "utf8").split("\n").indexOf("export const broken = ;") + 1,
+      column: 23,
+    });
     expect(failed.diagnostics[0].file).toMatch(/runtime-modules\/core\/now\.ts$/);
     expect(failed.diagnostics[0].message).toMatch(/TS1109: Expression expected/);
     expect(failed.diagnostics[0].frame).toMatch(/> +\d+ \| export const broken = ;/);
@@ -210,7 +216,8 @@ describe("the compiler", () => {
     const script = `import { selectBundles } from "./build/generator/bundle/build.js";
       const bundles = ["parents", "payments", "sat-suite", "satreg", "Zeta", "alpha"].flatMap((site) => ["prod", "qa"].map((env) => ({ site, env })));
       console.log(JSON.stringify([selectBundles(bundles, {}), selectBundles(bundles, { shard: { index: 1, count: 2 } })].map((l) => l.map((b) => b.site + "/" + b.env))));`;
-    const order = (lang: string) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO, env: { ...process.env, LANG: lang, LC_ALL: lang }, encoding: "utf8" });
+    const order = (lang: string) =>
+      spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO, env: { ...process.env, LANG: lang, LC_ALL: lang }, encoding: "utf8" });
     const results = ["C.UTF-8", "lt_LT.UTF-8", "sv_SE.UTF-8"].map(order);
     for (const r of results) expect(r.stderr).toBe("");
     expect(JSON.parse(results[0].stdout)[0].slice(0, 6)).toEqual(["Zeta/prod", "Zeta/qa", "alpha/prod", "alpha/qa", "parents/prod", "parents/qa"]);
@@ -220,7 +227,11 @@ describe("the compiler", () => {
 
   it("the generated entries are typed and type-check against the runtime", async () => {
     const { Project } = await import("ts-morph");
-    const project = new Project({ tsConfigFilePath: join(REPO, "tsconfig.runtime.json"), skipAddingFilesFromTsConfig: true, compilerOptions: { rootDir: "/", noEmit: true } });
+    const project = new Project({
+      tsConfigFilePath: join(REPO, "tsconfig.runtime.json"),
+      skipAddingFilesFromTsConfig: true,
+      compilerOptions: { rootDir: "/", noEmit: true },
+    });
     const entries = readdirSync(join(cache1, "entries")).filter((n) => n.endsWith(".ts"));
     expect(entries.length).toBeGreaterThanOrEqual(3);
     for (const name of entries) {

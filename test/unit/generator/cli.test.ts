@@ -43,7 +43,11 @@ describe("the sitetags CLI", () => {
     const r = cli(["validate", "--sites", dir, "--json"]);
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(1);
-    const codes = (JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; file?: string; line?: number }> }).diagnostics.map((d) => [d.code, d.file?.split("/").pop(), d.line ?? null]);
+    const codes = (JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; file?: string; line?: number }> }).diagnostics.map((d) => [
+      d.code,
+      d.file?.split("/").pop(),
+      d.line ?? null,
+    ]);
     expect(codes).toContainEqual(["CONFIG_UNREADABLE_FILE", "drafts.yaml", null]);
     expect(codes).toContainEqual(["YAML_SYNTAX", "go.yaml", expect.any(Number)]);
   });
@@ -77,7 +81,10 @@ describe("the sitetags CLI", () => {
     for (const cwd of [tmpdir(), REPO, sites]) {
       const r = cli(["validate", "--sites", sites], cwd);
       expect(r.code).toBe(1);
-      const files = r.stderr.split("\n").filter((l) => / error [A-Z_]+: /.test(l)).map((l) => l.split(":")[0]);
+      const files = r.stderr
+        .split("\n")
+        .filter((l) => / error [A-Z_]+: /.test(l))
+        .map((l) => l.split(":")[0]);
       expect(files, cwd).toEqual(["sites/clep.yaml", "sites/go.yaml"]);
     }
   });
@@ -115,7 +122,10 @@ describe("the sitetags CLI", () => {
       writeFileSync(join(dir, name), `${readFileSync(join(dir, name), "utf8")}\n${extra}\n`);
     }
     // The reader sleeps first, so the 64 KB pipe buffer fills while the CLI is still writing.
-    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${BIN}" validate --json --sites "${dir}" | (sleep 0.5; cat)`], { encoding: "utf8", maxBuffer: 64 << 20 });
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${BIN}" validate --json --sites "${dir}" | (sleep 0.5; cat)`], {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     expect(r.stdout.length).toBeGreaterThan(65_536);
     const parsed = JSON.parse(r.stdout) as { diagnostics: Array<{ code: string }> };
     expect(parsed.diagnostics.filter((d) => d.code === "CONFIG_UNKNOWN_KEY").length).toBeGreaterThanOrEqual(12 * 50);
@@ -127,7 +137,13 @@ describe("the sitetags CLI", () => {
     expect(cli(["build", "--shard", "0/2"]).code).toBe(2);
     expect(cli(["build", "--bogus"]).code).toBe(2);
     expect(cli(["inspect", "clep"]).code).toBe(2);
-    for (const args of [["validate", "extra"], ["list", "extra"], ["validate", "--shard", "abc"], ["list", "--site", "clep"], ["validate", "--env", "prod"]]) {
+    for (const args of [
+      ["validate", "extra"],
+      ["list", "extra"],
+      ["validate", "--shard", "abc"],
+      ["list", "--site", "clep"],
+      ["validate", "--env", "prod"],
+    ]) {
       const r = cli(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/takes no positional arguments|applies to build/);
@@ -155,7 +171,10 @@ describe("the sitetags CLI", () => {
   });
 
   it("a reader that stops early (| head) is no error: exit 0, nothing on stderr", () => {
-    const r = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${BIN}" schema --json | head -c 10 >/dev/null`], { cwd: REPO, encoding: "utf8" });
+    const r = spawnSync("bash", ["-c", `set -o pipefail; "${process.execPath}" "${BIN}" schema --json | head -c 10 >/dev/null`], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });

@@ -49,7 +49,13 @@ describe('"Invalid UTF-8 is rejected at the line and column of the first bad byt
   it("the diagnostic has the line and the column (in characters) of that byte, and a code frame", () => {
     const bytes = Uint8Array.from([...new TextEncoder().encode("code: x\nname: Café "), 0xc3, 0x28, 0xff]);
     const result = decodeConfigText("sites/x.yaml", bytes);
-    expect("diagnostic" in result && result.diagnostic).toMatchObject({ code: "YAML_INVALID_ENCODING", file: "sites/x.yaml", line: 2, column: 12, severity: "error" });
+    expect("diagnostic" in result && result.diagnostic).toMatchObject({
+      code: "YAML_INVALID_ENCODING",
+      file: "sites/x.yaml",
+      line: 2,
+      column: 12,
+      severity: "error",
+    });
     expect("diagnostic" in result && result.diagnostic.message).toContain("byte 0xC3");
     expect("diagnostic" in result && result.diagnostic.frame).toMatch(/> 2 \| name: Café /);
   });
@@ -73,10 +79,13 @@ describe('"NUL and other control characters in string values are rejected, excep
 
   it("every C0 control but tab, DEL and the C1 controls are refused", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f), (c) => {
-        const escaped = `a: "x\\u${c.toString(16).padStart(4, "0")}y"\n`;
-        expect(check(escaped).length).toBe(c === 9 ? 0 : 1);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 0x9f }).filter((c) => c < 0x20 || c >= 0x7f),
+        (c) => {
+          const escaped = `a: "x\\u${c.toString(16).padStart(4, "0")}y"\n`;
+          expect(check(escaped).length).toBe(c === 9 ? 0 : 1);
+        },
+      ),
     );
   });
 });
@@ -116,7 +125,7 @@ describe("YAML syntax errors", () => {
     expect(diagnostics[0].message).toContain("one document");
   });
 
-  it("merge keys (<<) are refused with how to share settings instead; a quoted \"<<\" key is no merge key", () => {
+  it('merge keys (<<) are refused with how to share settings instead; a quoted "<<" key is no merge key', () => {
     const { diagnostics } = parseYamlSource("x.yaml", "envs:\n  qa: &q\n    sampling: 2\n  dev:\n    <<: *q\n");
     expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["YAML_MERGE_KEY", 5, 5]]);
     expect(diagnostics[0].message).toContain("_org.yaml");

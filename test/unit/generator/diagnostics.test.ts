@@ -35,12 +35,18 @@ describe("the one registry of diagnostics", () => {
   });
 
   it("a factory returns its own code with the message made from the data it is given, and no place", () => {
-    expect(DIAGNOSTICS.envNoHosts("qa")).toEqual({ code: "CONFIG_ENV_NO_HOSTS", message: 'environment "qa" has no hosts (remove it or list at least one host)', severity: "error" });
+    expect(DIAGNOSTICS.envNoHosts("qa")).toEqual({
+      code: "CONFIG_ENV_NO_HOSTS",
+      message: 'environment "qa" has no hosts (remove it or list at least one host)',
+      severity: "error",
+    });
     expect(DIAGNOSTICS.slashWrapped("/x/i")).toMatchObject({ code: DIAGNOSTICS.slashWrapped.code, severity: "warning" });
   });
 
   it('CONFIG_HOST_CONFLICT has one wording: "host H [covers C, which] is already claimed by O at file:line:col"', () => {
-    expect(DIAGNOSTICS.hostConflict("a.kiwi.example", "this site", "sites/a.yaml:4:7").message).toBe('host "a.kiwi.example" is already claimed by this site at sites/a.yaml:4:7');
+    expect(DIAGNOSTICS.hostConflict("a.kiwi.example", "this site", "sites/a.yaml:4:7").message).toBe(
+      'host "a.kiwi.example" is already claimed by this site at sites/a.yaml:4:7',
+    );
     expect(DIAGNOSTICS.hostConflict("*.kiwi.example", 'site "a"', "sites/a.yaml:4:7", { host: "a.kiwi.example", more: 2 }).message).toBe(
       'host "*.kiwi.example" covers "a.kiwi.example", which is already claimed by site "a" at sites/a.yaml:4:7 (and 2 more)',
     );
@@ -49,15 +55,25 @@ describe("the one registry of diagnostics", () => {
   it("no generator source builds a diagnostic inline: codes are written only in generator/diagnostics/", () => {
     const root = join(REPO, "generator");
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.startsWith("diagnostics"));
-    const inline = files.filter((f) => /\bcode: "[A-Z]+_[A-Z_]+"|["'`](YAML|CONFIG|BUILD|MERGE|PUBLISH)_[A-Z_]+["'`]\s*,\s*[`"']/.test(readFileSync(join(root, f), "utf8")));
+    const inline = files.filter((f) =>
+      /\bcode: "[A-Z]+_[A-Z_]+"|["'`](YAML|CONFIG|BUILD|MERGE|PUBLISH)_[A-Z_]+["'`]\s*,\s*[`"']/.test(readFileSync(join(root, f), "utf8")),
+    );
     expect(files.length).toBeGreaterThan(30);
     expect(inline).toEqual([]);
   });
 
   it('headline format: "sites/bigfuture.yaml:12:5 error CONFIG_UNKNOWN_KEY: … at modules.survey.sampel"', () => {
-    expect(formatHeadline({ code: "CONFIG_UNKNOWN_KEY", message: 'unknown key "sampel" (did you mean "sample"?)', file: "sites/bigfuture.yaml", line: 12, column: 5, path: "modules.survey.sampel", severity: "error" })).toBe(
-      'sites/bigfuture.yaml:12:5 error CONFIG_UNKNOWN_KEY: unknown key "sampel" (did you mean "sample"?) at modules.survey.sampel',
-    );
+    expect(
+      formatHeadline({
+        code: "CONFIG_UNKNOWN_KEY",
+        message: 'unknown key "sampel" (did you mean "sample"?)',
+        file: "sites/bigfuture.yaml",
+        line: 12,
+        column: 5,
+        path: "modules.survey.sampel",
+        severity: "error",
+      }),
+    ).toBe('sites/bigfuture.yaml:12:5 error CONFIG_UNKNOWN_KEY: unknown key "sampel" (did you mean "sample"?) at modules.survey.sampel');
   });
 
   it('code frame: "the offending line with two lines around it and a caret under the column"', () => {

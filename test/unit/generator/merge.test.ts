@@ -32,7 +32,13 @@ describe("sitetags manifest merge", () => {
   it('"build --shard I/N writes a partial manifest": its own bundles and the shard descriptor', () => {
     const m = JSON.parse(readFileSync(join(shards[1], "manifest.json"), "utf8")) as Manifest;
     const all = (JSON.parse(readFileSync(join(whole, "manifest.json"), "utf8")) as Manifest).bundles;
-    expect(m.shard).toMatchObject({ index: 2, count: 4, total: all.length, runtime: expect.stringMatching(/^[0-9a-f]{16}$/), catalogue: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(m.shard).toMatchObject({
+      index: 2,
+      count: 4,
+      total: all.length,
+      runtime: expect.stringMatching(/^[0-9a-f]{16}$/),
+      catalogue: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
     expect(m.shard).not.toHaveProperty("sites");
     expect(m.bundles).toEqual(all.filter((_, i) => i % 4 === 1));
   });
@@ -51,7 +57,9 @@ describe("sitetags manifest merge", () => {
     writeFileSync(join(out, "keep.txt"), "before");
     const missing = await mergeShards({ dirs: shards.slice(0, 3), outDir: out, sitesDir: SITES });
     expect(missing.exitCode).toBe(3);
-    expect(missing.diagnostics.map((d) => [d.code, d.message])).toEqual([["MERGE_MISSING", "shard 4/4 missing: their bundles would be missing from the merged dist"]]);
+    expect(missing.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["MERGE_MISSING", "shard 4/4 missing: their bundles would be missing from the merged dist"],
+    ]);
     const twice = await mergeShards({ dirs: [...shards, shards[2]], outDir: out, sitesDir: SITES });
     expect(twice.diagnostics[0]).toMatchObject({ code: "MERGE_OVERLAP", message: `shard 3/4 is given twice: ${shards[2]}, ${shards[2]}` });
     expect(twice.diagnostics.slice(1).every((d) => d.code === "MERGE_OVERLAP" && / is in two shards: /.test(d.message))).toBe(true);
@@ -69,7 +77,9 @@ describe("sitetags manifest merge", () => {
     expect(codes).toContain("MERGE_DIFFERENT_BUILDS");
     expect(codes).toContain("MERGE_INPUTS_DIFFER");
     const first = (JSON.parse(readFileSync(join(shards[0], "manifest.json"), "utf8")) as Manifest).bundles[0];
-    expect(r.diagnostics.find((d) => d.code === "MERGE_INPUTS_DIFFER")!.message).toMatch(new RegExp(`^${first.env}/${first.site} was built from different inputs in .+ \\(inputsHash ${first.inputsHash}\\) and .+ \\([0-9a-f]{16}\\)$`));
+    expect(r.diagnostics.find((d) => d.code === "MERGE_INPUTS_DIFFER")!.message).toMatch(
+      new RegExp(`^${first.env}/${first.site} was built from different inputs in .+ \\(inputsHash ${first.inputsHash}\\) and .+ \\([0-9a-f]{16}\\)$`),
+    );
   });
 
   it("a shard's bundle whose bytes do not match its manifest entry is refused (MERGE_BAD_FILE)", async () => {

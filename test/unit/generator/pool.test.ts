@@ -39,7 +39,12 @@ describe("the build's worker pool", () => {
     const pool = createPiecePool(2, { workerUrl: worker("piece-worker") });
     try {
       const outcomes = await Promise.all(["exit-1", "exit-2", "ok-3", "ok-4"].map((n) => pool.submit(job(n))));
-      expect(outcomes.map(summary)).toEqual(["exit-1: worker thread exited (code 7)", "exit-2: worker thread exited (code 7)", "ok-3: no worker thread left (worker thread exited (code 7))", "ok-4: no worker thread left (worker thread exited (code 7))"]);
+      expect(outcomes.map(summary)).toEqual([
+        "exit-1: worker thread exited (code 7)",
+        "exit-2: worker thread exited (code 7)",
+        "ok-3: no worker thread left (worker thread exited (code 7))",
+        "ok-4: no worker thread left (worker thread exited (code 7))",
+      ]);
       expect(summary(await pool.submit(job("ok-5")))).toBe("ok-5: no worker thread left (worker thread exited (code 7))");
     } finally {
       await pool.close();

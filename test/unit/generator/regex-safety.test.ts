@@ -65,7 +65,18 @@ describe('"warn on slash-wrapped patterns"', () => {
   });
 });
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; options?: z.ZodType[]; in?: z.ZodType; out?: z.ZodType; getter?: () => z.ZodType; defaultValue?: unknown };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+  out?: z.ZodType;
+  getter?: () => z.ZodType;
+  defaultValue?: unknown;
+};
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The default values of every RegexString wrapped in a default, anywhere in a schema. */
@@ -75,7 +86,16 @@ function regexDefaults(schema: z.ZodType, seen = new Set<z.ZodType>()): string[]
   const def = defOf(schema);
   const out: string[] = [];
   if (def.type === "default" && def.innerType === RegexString && typeof def.defaultValue === "string") out.push(def.defaultValue);
-  const children = [def.innerType, def.element, def.valueType, def.in, def.out, ...(def.options ?? []), ...Object.values(def.shape ?? {}), def.type === "lazy" && def.getter ? def.getter() : undefined];
+  const children = [
+    def.innerType,
+    def.element,
+    def.valueType,
+    def.in,
+    def.out,
+    ...(def.options ?? []),
+    ...Object.values(def.shape ?? {}),
+    def.type === "lazy" && def.getter ? def.getter() : undefined,
+  ];
   for (const child of children) if (child) out.push(...regexDefaults(child, seen));
   return out;
 }

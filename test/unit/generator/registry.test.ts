@@ -47,7 +47,11 @@ describe("the module registry: one manifest per module folder (runtime-modules/m
     const { entries, diagnostics } = await readRegistry(RUNTIME_DIR);
     expect(diagnostics).toEqual([]);
     expect(entries.map((e) => e.name)).toEqual([...entries.map((e) => e.name)].sort());
-    expect(entries.find((e) => e.name === "chat")).toMatchObject({ factory: "createChatWidget", from: "modules/chat/create-chat-widget", markers: ["sitetags-chat-widget"] });
+    expect(entries.find((e) => e.name === "chat")).toMatchObject({
+      factory: "createChatWidget",
+      from: "modules/chat/create-chat-widget",
+      markers: ["sitetags-chat-widget"],
+    });
     expect(entries.find((e) => e.name === "scoreViews")).toMatchObject({ factory: "createScoreViews", from: "modules/score-views/create-score-views" });
   });
 
@@ -65,16 +69,76 @@ describe("the module registry: one manifest per module folder (runtime-modules/m
 
   const thing = "modules/thing/module.ts";
   it.each([
-    ["the factory file does not exist", { [thing]: manifest({ factory: '{ file: "missing", export: "createThing" }' }) }, thing, 'module "thing": modules/thing/missing.ts does not exist', [5, 14]],
-    ["the factory is not exported", { [thing]: manifest(), "modules/thing/create-thing.ts": "function createThing() { return {}; }\nexport const other = 1;" }, thing, 'module "thing": modules/thing/create-thing.ts does not export createThing', [5, 36]],
-    ["a local name is exported under another name", { [thing]: manifest(), "modules/thing/create-thing.ts": "function createThing() { return {}; }\nexport { createThing as other };" }, thing, 'module "thing": modules/thing/create-thing.ts does not export createThing', [5, 36]],
-    ["no marker strings", { [thing]: manifest({ markers: "[]" }), "modules/thing/create-thing.ts": FACTORY }, thing, "markers: needs at least one marker string (for the tree-shaking check)", [6, 3]],
-    ["the factory's export is not a name", { [thing]: manifest({ factory: '{ file: "create-thing", export: 42 }' }), "modules/thing/create-thing.ts": FACTORY }, thing, "factory.export: Invalid input: expected string, received number", [5, 3]],
-    ["a key the manifest does not have", { [thing]: manifest({ extra: "1" }), "modules/thing/create-thing.ts": FACTORY }, thing, 'the default export: Unrecognized key: "extra"', undefined],
-    ["no default export", { [thing]: "export const thing = {};\n", "modules/thing/create-thing.ts": FACTORY }, thing, 'needs `export default { ... } satisfies ModuleManifest<"name">`', undefined],
-    ["a folder without module.ts", { "modules/thing/create-thing.ts": FACTORY }, "modules/thing", "runtime-modules/modules/thing/ has no module.ts (each folder there is one module, described by its manifest)", undefined],
-    ["the folder is not the name in kebab-case", { "modules/thing/module.ts": manifest({ name: '"otherThing"' }), "modules/thing/create-thing.ts": FACTORY }, thing, 'module "otherThing" lives in runtime-modules/modules/other-thing/, not thing/', [4, 3]],
-    ["settings is not ModulesSchema's schema for the module", { [thing]: manifest({ settings: "SurveyModuleSchema" }), "modules/thing/create-thing.ts": FACTORY }, thing, 'module "thing": settings is not the schema ModulesSchema holds under "thing" (name that schema, without .optional())', [10, 3]],
+    [
+      "the factory file does not exist",
+      { [thing]: manifest({ factory: '{ file: "missing", export: "createThing" }' }) },
+      thing,
+      'module "thing": modules/thing/missing.ts does not exist',
+      [5, 14],
+    ],
+    [
+      "the factory is not exported",
+      { [thing]: manifest(), "modules/thing/create-thing.ts": "function createThing() { return {}; }\nexport const other = 1;" },
+      thing,
+      'module "thing": modules/thing/create-thing.ts does not export createThing',
+      [5, 36],
+    ],
+    [
+      "a local name is exported under another name",
+      { [thing]: manifest(), "modules/thing/create-thing.ts": "function createThing() { return {}; }\nexport { createThing as other };" },
+      thing,
+      'module "thing": modules/thing/create-thing.ts does not export createThing',
+      [5, 36],
+    ],
+    [
+      "no marker strings",
+      { [thing]: manifest({ markers: "[]" }), "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      "markers: needs at least one marker string (for the tree-shaking check)",
+      [6, 3],
+    ],
+    [
+      "the factory's export is not a name",
+      { [thing]: manifest({ factory: '{ file: "create-thing", export: 42 }' }), "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      "factory.export: Invalid input: expected string, received number",
+      [5, 3],
+    ],
+    [
+      "a key the manifest does not have",
+      { [thing]: manifest({ extra: "1" }), "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      'the default export: Unrecognized key: "extra"',
+      undefined,
+    ],
+    [
+      "no default export",
+      { [thing]: "export const thing = {};\n", "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      'needs `export default { ... } satisfies ModuleManifest<"name">`',
+      undefined,
+    ],
+    [
+      "a folder without module.ts",
+      { "modules/thing/create-thing.ts": FACTORY },
+      "modules/thing",
+      "runtime-modules/modules/thing/ has no module.ts (each folder there is one module, described by its manifest)",
+      undefined,
+    ],
+    [
+      "the folder is not the name in kebab-case",
+      { "modules/thing/module.ts": manifest({ name: '"otherThing"' }), "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      'module "otherThing" lives in runtime-modules/modules/other-thing/, not thing/',
+      [4, 3],
+    ],
+    [
+      "settings is not ModulesSchema's schema for the module",
+      { [thing]: manifest({ settings: "SurveyModuleSchema" }), "modules/thing/create-thing.ts": FACTORY },
+      thing,
+      'module "thing": settings is not the schema ModulesSchema holds under "thing" (name that schema, without .optional())',
+      [10, 3],
+    ],
   ])("a wrong manifest fails with BUILD_REGISTRY_INVALID at the key at fault: %s", async (_, files, file, message, position) => {
     const dir = runtime(files);
     const { entries, diagnostics } = await readRegistry(dir, SHAPE);
@@ -90,7 +154,12 @@ describe("the module registry: one manifest per module folder (runtime-modules/m
     const { diagnostics } = await readRegistry(dir, { survey: SurveyModuleSchema.optional() });
     expect(diagnostics.map((d) => [d.code, d.message, d.file, d.line])).toEqual([
       ["BUILD_REGISTRY_INVALID", 'module "thing" has a manifest but no settings schema in ModulesSchema (generator/config/schema.ts)', join(dir, thing), 4],
-      ["BUILD_REGISTRY_INVALID", 'module "survey" is in ModulesSchema but has no manifest (runtime-modules/modules/survey/module.ts)', join(dir, "modules"), undefined],
+      [
+        "BUILD_REGISTRY_INVALID",
+        'module "survey" is in ModulesSchema but has no manifest (runtime-modules/modules/survey/module.ts)',
+        join(dir, "modules"),
+        undefined,
+      ],
     ]);
   });
 });

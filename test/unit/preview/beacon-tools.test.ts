@@ -4,8 +4,14 @@ import { beaconCurl, beaconJson, matchesBeacon, NO_FILTER } from "../../../previ
 import { buildTimeline, position } from "../../../preview/src/lib/timeline";
 import type { Entry } from "../../../preview/src/lib/protocol";
 
-const body = (eventType: string, vars: Record<string, string>, extra: Record<string, unknown> = {}) => JSON.stringify({ events: [{ xdm: { eventType, web: { webPageDetails: { name: "bigfuture/home" }, ...extra } }, data: { __adobe: { analytics: vars } } }] });
-const beacon = (at: number, id: string, b: string): Entry => ({ kind: "monitor", page: 1, at, event: { type: "beacon", t: at, url: `https://edge.kiwi.example/ee/v1/interact?configId=c&requestId=${id}`, requestId: id, body: b } });
+const body = (eventType: string, vars: Record<string, string>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ events: [{ xdm: { eventType, web: { webPageDetails: { name: "bigfuture/home" }, ...extra } }, data: { __adobe: { analytics: vars } } }] });
+const beacon = (at: number, id: string, b: string): Entry => ({
+  kind: "monitor",
+  page: 1,
+  at,
+  event: { type: "beacon", t: at, url: `https://edge.kiwi.example/ee/v1/interact?configId=c&requestId=${id}`, requestId: id, body: b },
+});
 
 const entries: Entry[] = [
   { kind: "page", page: 1, at: 100, href: "https://bigfuture.kiwi.example/", title: "", timeOrigin: 0, csp: "" },
@@ -41,7 +47,12 @@ describe("beacon search, filter and copy", () => {
 describe("timeline", () => {
   it("puts beacons, consent changes and pushes on lanes in time order, with the page loads", () => {
     const t = buildTimeline(entries, groupBeacons(entries), [], 100);
-    expect(t.items.map((i) => [i.lane, i.at])).toEqual([["beacons", 110], ["consent", 120], ["beacons", 130], ["data layer", 140]]);
+    expect(t.items.map((i) => [i.lane, i.at])).toEqual([
+      ["beacons", 110],
+      ["consent", 120],
+      ["beacons", 130],
+      ["data layer", 140],
+    ]);
     expect(t.pages).toEqual([{ page: 1, at: 100, href: "https://bigfuture.kiwi.example/" }]);
     expect([position(t, 100), position(t, 140), position(t, 999)]).toEqual([0, 100, 100]);
   });

@@ -14,8 +14,20 @@ function body(xdm: Record<string, unknown>, analytics?: Record<string, string>) 
   });
 }
 
-const pageView = body({ eventType: "web.webpagedetails.pageViews", web: { webPageDetails: { URL: "https://satreg.kiwi.example/register", name: "satreg:register:start" }, webReferrer: { URL: "" } } }, { events: "purchase", eVar30: "SAT-1" });
-const click = body({ eventType: "web.webinteraction.linkClicks", web: { webPageDetails: { URL: "https://bigfuture.kiwi.example/" }, webInteraction: { name: "promo click", type: "other", URL: "https://bigfuture.kiwi.example/sat", linkClicks: { value: 1 } } } });
+const pageView = body(
+  {
+    eventType: "web.webpagedetails.pageViews",
+    web: { webPageDetails: { URL: "https://satreg.kiwi.example/register", name: "satreg:register:start" }, webReferrer: { URL: "" } },
+  },
+  { events: "purchase", eVar30: "SAT-1" },
+);
+const click = body({
+  eventType: "web.webinteraction.linkClicks",
+  web: {
+    webPageDetails: { URL: "https://bigfuture.kiwi.example/" },
+    webInteraction: { name: "promo click", type: "other", URL: "https://bigfuture.kiwi.example/sat", linkClicks: { value: 1 } },
+  },
+});
 
 function monitor(page: number, at: number, requestId: string, b: string, url = URL_BASE + requestId): Entry {
   return { kind: "monitor", page, at, event: { type: "beacon", t: at - 1000, url, requestId, eventType: JSON.parse(b).events[0].xdm.eventType, body: b } };
@@ -27,14 +39,41 @@ function edge(seq: number, at: number, requestId: string, b: string, status: num
     kind: "network",
     page: 1,
     at,
-    request: { seq, time: at, kind: "edge", host: "edge.kiwi.example", method: "POST", url, path: "/ee/v1/interact", query: { configId: "ds-1", requestId }, status, durationMs: 3, body: b, mode: "cors", edgeMode: "ok", ...extra },
+    request: {
+      seq,
+      time: at,
+      kind: "edge",
+      host: "edge.kiwi.example",
+      method: "POST",
+      url,
+      path: "/ee/v1/interact",
+      query: { configId: "ds-1", requestId },
+      status,
+      durationMs: 3,
+      body: b,
+      mode: "cors",
+      edgeMode: "ok",
+      ...extra,
+    },
   };
 }
 
 describe("decodeBeacon", () => {
   it("reads the endpoint, event type, page name, variables and report suite of a page view", () => {
     const d = decodeBeacon(URL_BASE + "r-1", pageView);
-    expect(d).toMatchObject({ action: "interact", configId: "ds-1", requestId: "r-1", eventType: "web.webpagedetails.pageViews", pageName: "satreg:register:start", pageUrl: "https://satreg.kiwi.example/register", variables: { events: "purchase", eVar30: "SAT-1" }, reportSuites: ["kiwiglobalprod"], domain: "kiwi.example", eventCount: 1, problems: [] });
+    expect(d).toMatchObject({
+      action: "interact",
+      configId: "ds-1",
+      requestId: "r-1",
+      eventType: "web.webpagedetails.pageViews",
+      pageName: "satreg:register:start",
+      pageUrl: "https://satreg.kiwi.example/register",
+      variables: { events: "purchase", eVar30: "SAT-1" },
+      reportSuites: ["kiwiglobalprod"],
+      domain: "kiwi.example",
+      eventCount: 1,
+      problems: [],
+    });
     expect(beaconTitle(d)).toBe("page view · satreg:register:start");
   });
 
@@ -46,7 +85,10 @@ describe("decodeBeacon", () => {
   });
 
   it("names a request without events by its action (set-consent) and keeps its consent", () => {
-    const d = decodeBeacon("https://edge.kiwi.example/ee/v1/privacy/set-consent?configId=ds-1&requestId=r-3", JSON.stringify({ consent: [{ standard: "Adobe", version: "2.0", value: { collect: { val: "y" } } }], query: {}, meta: {} }));
+    const d = decodeBeacon(
+      "https://edge.kiwi.example/ee/v1/privacy/set-consent?configId=ds-1&requestId=r-3",
+      JSON.stringify({ consent: [{ standard: "Adobe", version: "2.0", value: { collect: { val: "y" } } }], query: {}, meta: {} }),
+    );
     expect(d.action).toBe("privacy/set-consent");
     expect(d.consent).toHaveLength(1);
     expect(beaconTitle(d)).toBe("privacy/set-consent");
@@ -60,7 +102,13 @@ describe("decodeBeacon", () => {
 
 describe("groupBeacons", () => {
   it("joins the runtime's report and the edge's attempts by requestId, counting retries", () => {
-    const groups = groupBeacons([monitor(1, 1000, "r-1", pageView), edge(1, 1010, "r-1", pageView, 503, { edgeMode: "retry" }), edge(2, 2100, "r-1", pageView, 200, { edgeMode: "retry" }), monitor(1, 3000, "r-2", click), edge(3, 3005, "r-2", click, 200)]);
+    const groups = groupBeacons([
+      monitor(1, 1000, "r-1", pageView),
+      edge(1, 1010, "r-1", pageView, 503, { edgeMode: "retry" }),
+      edge(2, 2100, "r-1", pageView, 200, { edgeMode: "retry" }),
+      monitor(1, 3000, "r-2", click),
+      edge(3, 3005, "r-2", click, 200),
+    ]);
     expect(groups.map((g) => [g.key, g.status, g.attempts.length, g.retries, g.latencyMs])).toEqual([
       ["r-1", "ok", 2, 1, 10],
       ["r-2", "ok", 1, 0, 5],
@@ -80,7 +128,13 @@ describe("groupBeacons", () => {
   });
 
   it("a failed last attempt fails the event; a dropped connection (status 0) too; preflights are not attempts", () => {
-    const groups = groupBeacons([monitor(1, 1000, "a", pageView), edge(1, 1001, "a", pageView, 500), monitor(1, 2000, "b", click), edge(2, 2001, "b", click, 0), edge(3, 2002, "b", click, 204, { method: "OPTIONS" })]);
+    const groups = groupBeacons([
+      monitor(1, 1000, "a", pageView),
+      edge(1, 1001, "a", pageView, 500),
+      monitor(1, 2000, "b", click),
+      edge(2, 2001, "b", click, 0),
+      edge(3, 2002, "b", click, 204, { method: "OPTIONS" }),
+    ]);
     expect(groups.map((g) => [g.status, g.attempts.length])).toEqual([
       ["failed", 1],
       ["failed", 1],

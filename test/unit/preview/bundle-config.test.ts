@@ -10,7 +10,15 @@ const raw = {
   apexDomain: "kiwi.example",
   dataLayerName: "kiwiDataLayer",
   consent: { groups: { marketing: "C0099" } },
-  rules: [{ id: "r", name: 'quote " and </script> and }', events: [{ type: "libraryLoaded" }], conditions: [], actions: [{ type: "pixel", src: "https://p.example/%id%", consent: "marketing" }] }],
+  rules: [
+    {
+      id: "r",
+      name: 'quote " and </script> and }',
+      events: [{ type: "libraryLoaded" }],
+      conditions: [],
+      actions: [{ type: "pixel", src: "https://p.example/%id%", consent: "marketing" }],
+    },
+  ],
   modules: { chat: { scriptSrc: "https://chat.example/x.js" } },
   line: "a\u2028b",
 };

@@ -49,12 +49,31 @@ describe("claims: every beacon tied to the tab and page load that sent it", () =
 
   it("a beacon the runtime reports after its page's pagehide is an unload beacon", () => {
     const entries: Entry[] = [
-      { kind: "monitor", page: 1, at: 1, event: { type: "beacon", t: 1, url: "https://edge.kiwi.example/ee/v1/interact?requestId=a", requestId: "a", body: "{}" } },
+      {
+        kind: "monitor",
+        page: 1,
+        at: 1,
+        event: { type: "beacon", t: 1, url: "https://edge.kiwi.example/ee/v1/interact?requestId=a", requestId: "a", body: "{}" },
+      },
       { kind: "lifecycle", page: 1, at: 2, state: "hidden" },
-      { kind: "monitor", page: 1, at: 3, event: { type: "beacon", t: 3, url: "https://edge.kiwi.example/ee/v1/collect?requestId=b", requestId: "b", body: "{}" } },
+      {
+        kind: "monitor",
+        page: 1,
+        at: 3,
+        event: { type: "beacon", t: 3, url: "https://edge.kiwi.example/ee/v1/collect?requestId=b", requestId: "b", body: "{}" },
+      },
       { kind: "lifecycle", page: 1, at: 4, state: "unload" },
-      { kind: "monitor", page: 1, at: 5, event: { type: "beacon", t: 5, url: "https://edge.kiwi.example/ee/v1/collect?requestId=c", requestId: "c", body: "{}" } },
+      {
+        kind: "monitor",
+        page: 1,
+        at: 5,
+        event: { type: "beacon", t: 5, url: "https://edge.kiwi.example/ee/v1/collect?requestId=c", requestId: "c", body: "{}" },
+      },
     ];
-    expect(groupBeacons(entries).map((g) => [g.requestId, g.unload])).toEqual([["a", false], ["b", true], ["c", true]]);
+    expect(groupBeacons(entries).map((g) => [g.requestId, g.unload])).toEqual([
+      ["a", false],
+      ["b", true],
+      ["c", true],
+    ]);
   });
 });

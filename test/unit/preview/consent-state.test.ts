@@ -19,7 +19,8 @@ describe("consent", () => {
   it("grants a category exactly as the runtime's rule does (runtime-modules/consent/active-groups.ts)", () => {
     const strings = [undefined, "", ",C0001,", ",C0002,", ",C0001,C0002,", "C0001,C0003,C0004", ",C0001,C00021,", ",C0001,C0002,C0003,C0004,C0005,C0006,"];
     for (const s of strings)
-      for (const c of CATEGORIES) expect(allows(c, s, external), `${c} with ${s}`).toBe(typeof s === "string" ? groupsGrant(parseActiveGroups(s), groups, c) : false);
+      for (const c of CATEGORIES)
+        expect(allows(c, s, external), `${c} with ${s}`).toBe(typeof s === "string" ? groupsGrant(parseActiveGroups(s), groups, c) : false);
     for (const c of CATEGORIES) expect(allows(c, undefined, internal)).toBe(true);
   });
 
@@ -36,9 +37,28 @@ describe("consent", () => {
 describe("the state in the URL", () => {
   it("leaves defaults out and reads back what it wrote", () => {
     expect(encodeState(DEFAULT_STATE)).toBe("");
-    const state = { ...DEFAULT_STATE, site: "satreg", env: "uat", page: "payment-confirmation", flags: ["cb-disable-chat", "excmpid=EM-1"], query: "a=1", referrer: "https://www.practicepartner.example/x", visitor: "student" as const, visit: "returning" as const, consent: "custom" as const, categories: ["performance", "marketing"], gpc: true, edge: "retry" as const, csp: "nonce-only" as const, debug: true, tab: "tags" };
+    const state = {
+      ...DEFAULT_STATE,
+      site: "satreg",
+      env: "uat",
+      page: "payment-confirmation",
+      flags: ["cb-disable-chat", "excmpid=EM-1"],
+      query: "a=1",
+      referrer: "https://www.practicepartner.example/x",
+      visitor: "student" as const,
+      visit: "returning" as const,
+      consent: "custom" as const,
+      categories: ["performance", "marketing"],
+      gpc: true,
+      edge: "retry" as const,
+      csp: "nonce-only" as const,
+      debug: true,
+      tab: "tags",
+    };
     const text = encodeState(state);
-    expect(text).toBe("site=satreg&env=uat&page=payment-confirmation&flag=cb-disable-chat&flag=excmpid%3DEM-1&q=a%3D1&ref=https%3A%2F%2Fwww.practicepartner.example%2Fx&visitor=student&visit=returning&consent=performance%2Cmarketing&gpc=1&edge=retry&csp=nonce-only&debug=1&tab=tags");
+    expect(text).toBe(
+      "site=satreg&env=uat&page=payment-confirmation&flag=cb-disable-chat&flag=excmpid%3DEM-1&q=a%3D1&ref=https%3A%2F%2Fwww.practicepartner.example%2Fx&visitor=student&visit=returning&consent=performance%2Cmarketing&gpc=1&edge=retry&csp=nonce-only&debug=1&tab=tags",
+    );
     expect(decodeState(`?${text}`)).toEqual(state);
   });
 

@@ -17,14 +17,21 @@ const RULES: RuleSpec[] = [
   {
     id: "internal-search",
     events: [{ type: "dataLayerPush", event: "search" }],
-    conditions: [{ type: "dataElement", name: "searchTerm", exists: true }, { type: "env", in: ["prod"] }, { type: "not", condition: { type: "cookie", name: "x", equals: "1" } }],
+    conditions: [
+      { type: "dataElement", name: "searchTerm", exists: true },
+      { type: "env", in: ["prod"] },
+      { type: "not", condition: { type: "cookie", name: "x", equals: "1" } },
+    ],
     actions: [{ type: "sendEvent", name: "internal search", eventType: "kiwi.internalSearch" }],
   },
   {
     id: "chain",
     events: [{ type: "click", selector: "a" }],
     conditions: [],
-    actions: [{ type: "loadScript", src: "https://x.example/a.js", consent: "functional", waitBeforeNext: true }, { type: "sendEvent", name: "after", eventType: "kiwi.after" }],
+    actions: [
+      { type: "loadScript", src: "https://x.example/a.js", consent: "functional", waitBeforeNext: true },
+      { type: "sendEvent", name: "after", eventType: "kiwi.after" },
+    ],
   },
 ];
 
@@ -56,7 +63,13 @@ describe("groupRuleFirings", () => {
   });
 
   it("a skipped rule: conditions before the failing one passed, later ones not evaluated, no action ran", () => {
-    const [f] = groupRuleFirings([rule(1, { rule: "internal-search", event: "dataLayerPush", state: "triggered" }), rule(1, { rule: "internal-search", event: "dataLayerPush", state: "skipped", condition: 1 })], RULES);
+    const [f] = groupRuleFirings(
+      [
+        rule(1, { rule: "internal-search", event: "dataLayerPush", state: "triggered" }),
+        rule(1, { rule: "internal-search", event: "dataLayerPush", state: "skipped", condition: 1 }),
+      ],
+      RULES,
+    );
     expect(f.state).toBe("skipped");
     expect(f.conditions.map((c) => c.result)).toEqual(["passed", "failed", "not evaluated"]);
     expect(f.conditions[2].summary).toBe('not (cookie x equals "1")');
@@ -95,7 +108,10 @@ describe("groupRuleFirings", () => {
   });
 
   it("keeps firings of different pages apart", () => {
-    const firings = groupRuleFirings([rule(1, { rule: "chain", event: "click", state: "triggered" }), rule(2, { rule: "chain", event: "click", state: "fired" })], RULES);
+    const firings = groupRuleFirings(
+      [rule(1, { rule: "chain", event: "click", state: "triggered" }), rule(2, { rule: "chain", event: "click", state: "fired" })],
+      RULES,
+    );
     expect(firings.map((f) => [f.page, f.state])).toEqual([
       [1, "triggered"],
       [2, "fired"],
@@ -105,7 +121,16 @@ describe("groupRuleFirings", () => {
 
 describe("summaries", () => {
   it("describe every documented condition and action, and fall back to JSON", () => {
-    expect(conditionSummary({ type: "anyOf", conditions: [{ type: "consent", category: "marketing" }, { type: "sampling", percent: 5 }, { type: "loggedIn", value: false }] })).toBe("any of (consent marketing given; sampling 5%; not logged in)");
+    expect(
+      conditionSummary({
+        type: "anyOf",
+        conditions: [
+          { type: "consent", category: "marketing" },
+          { type: "sampling", percent: 5 },
+          { type: "loggedIn", value: false },
+        ],
+      }),
+    ).toBe("any of (consent marketing given; sampling 5%; not logged in)");
     expect(conditionSummary({ type: "dataElement", name: "listSize", gt: 5 })).toBe("dataElement listSize > 5");
     expect(conditionSummary({ type: "brandNew", x: 1 })).toBe('{"type":"brandNew","x":1}');
     expect(actionSummary({ type: "command", module: "chat", name: "open" })).toBe("command chat.open");

@@ -38,7 +38,17 @@ beforeAll(async () => {
     mkdirSync(join(dir, env, "satreg"), { recursive: true });
     writeFileSync(join(dir, env, "satreg", `sitetags.${hash}.min.js`), code);
     writeFileSync(join(dir, env, "satreg", "sitetags.min.js"), code);
-    return { site: "satreg", env, file: `${env}/satreg/sitetags.${hash}.min.js`, alias: `${env}/satreg/sitetags.min.js`, bytes: code.length, gzipBytes: 10, integrity: `sha384-${createHash("sha384").update(code).digest("base64")}`, modules: [], inputsHash: env };
+    return {
+      site: "satreg",
+      env,
+      file: `${env}/satreg/sitetags.${hash}.min.js`,
+      alias: `${env}/satreg/sitetags.min.js`,
+      bytes: code.length,
+      gzipBytes: 10,
+      integrity: `sha384-${createHash("sha384").update(code).digest("base64")}`,
+      modules: [],
+      inputsHash: env,
+    };
   });
   writeFileSync(join(dir, "manifest.json"), JSON.stringify({ bundles }));
   server = await startPreview({ distDir: dir, port: 0, buildApp: false });
@@ -57,11 +67,22 @@ interface Answer {
 
 function fetchAs(host: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: server.port, path, method: init.method ?? "GET", headers: { host, ...init.headers }, rejectUnauthorized: false, servername: host }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        path,
+        method: init.method ?? "GET",
+        headers: { host, ...init.headers },
+        rejectUnauthorized: false,
+        servername: host,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      },
+    );
     req.on("error", reject);
     req.end(init.body);
   });
@@ -77,7 +98,9 @@ describe("the preview server", () => {
     const scripts = [...page.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts).toHaveLength(3);
     for (const s of scripts) expect(s).toContain(`nonce="${nonce}"`);
-    expect(scripts[1]).toMatch(/src="https:\/\/cdn\.kiwi\.example\/uat\/satreg\/sitetags\.min\.js" nonce="[^"]+" integrity="sha384-[^"]+" crossorigin="anonymous"/);
+    expect(scripts[1]).toMatch(
+      /src="https:\/\/cdn\.kiwi\.example\/uat\/satreg\/sitetags\.min\.js" nonce="[^"]+" integrity="sha384-[^"]+" crossorigin="anonymous"/,
+    );
     // The bridge comes first, before the bundle's tag.
     expect(page.body.indexOf("__sitetagsMonitors")).toBeLessThan(page.body.indexOf("cdn.kiwi.example"));
     expect(page.body).not.toMatch(/\beval\(|new Function/);
@@ -88,12 +111,18 @@ describe("the preview server", () => {
   });
 
   it("the app chooses the bundle and the policy of a host (stage)", async () => {
-    const staged = await fetchAs("preview.kiwi.example", "/api/stage", { method: "POST", body: JSON.stringify({ host: "satreg.kiwi.example", key: "dist:uat/satreg", csp: "off" }) });
+    const staged = await fetchAs("preview.kiwi.example", "/api/stage", {
+      method: "POST",
+      body: JSON.stringify({ host: "satreg.kiwi.example", key: "dist:uat/satreg", csp: "off" }),
+    });
     expect(staged.status).toBe(200);
     const page = await fetchAs("satreg.kiwi.example", "/");
     expect(page.headers["content-security-policy"]).toBeUndefined();
     expect(page.body).toContain("https://cdn.kiwi.example/uat/satreg/sitetags.min.js");
-    await fetchAs("preview.kiwi.example", "/api/stage", { method: "POST", body: JSON.stringify({ host: "satreg.kiwi.example", key: "dist:prod/satreg", csp: "strict" }) });
+    await fetchAs("preview.kiwi.example", "/api/stage", {
+      method: "POST",
+      body: JSON.stringify({ host: "satreg.kiwi.example", key: "dist:prod/satreg", csp: "strict" }),
+    });
   });
 
   it("serves the manifest's bundles only", async () => {
@@ -106,7 +135,11 @@ describe("the preview server", () => {
   });
 
   it("answers like the edge, and misbehaves on request: retry (503 once per event), error", async () => {
-    const ok = await fetchAs("edge.kiwi.example", "/ee/v1/interact?configId=ds-prod&requestId=r1", { method: "POST", body: '{"events":[]}', headers: { origin: "https://satreg.kiwi.example" } });
+    const ok = await fetchAs("edge.kiwi.example", "/ee/v1/interact?configId=ds-prod&requestId=r1", {
+      method: "POST",
+      body: '{"events":[]}',
+      headers: { origin: "https://satreg.kiwi.example" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers["access-control-allow-origin"]).toBe("https://satreg.kiwi.example");
     expect(ok.headers["access-control-allow-credentials"]).toBe("true");
@@ -138,7 +171,9 @@ describe("the preview server", () => {
     expect(banner.body).toContain("window.OptanonWrapper()");
     const pixel = await fetchAs("pixel.adpartner.example", "/conv?order=1", { headers: { "sec-fetch-dest": "image" } });
     expect(pixel.headers["content-type"]).toBe("image/gif");
-    const hop = await fetchAs("www.practicepartner.example", `/x?__sitetags_preview_hop=${encodeURIComponent("https://satreg.kiwi.example/")}`, { headers: { "sec-fetch-dest": "iframe" } });
+    const hop = await fetchAs("www.practicepartner.example", `/x?__sitetags_preview_hop=${encodeURIComponent("https://satreg.kiwi.example/")}`, {
+      headers: { "sec-fetch-dest": "iframe" },
+    });
     expect(hop.body).toContain('location.replace("https://satreg.kiwi.example/")');
     // The site's own scripts: the first-party id script writes its cookie; others record themselves.
     const fpid = await fetchAs("satreg.kiwi.example", "/fpid.js?stage=prod", { headers: { "sec-fetch-dest": "script" } });
@@ -151,7 +186,10 @@ describe("the preview server", () => {
   });
 
   it("lists the bundles with their hosts, gives a bundle's config, streams what it records", async () => {
-    const catalogue = JSON.parse((await fetchAs("preview.kiwi.example", "/api/catalogue")).body) as { bundles: Array<{ key: string; host: string }>; problems: string[] };
+    const catalogue = JSON.parse((await fetchAs("preview.kiwi.example", "/api/catalogue")).body) as {
+      bundles: Array<{ key: string; host: string }>;
+      problems: string[];
+    };
     expect(catalogue.bundles.map((b) => [b.key, b.host])).toEqual([
       ["dist:prod/satreg", "satreg.kiwi.example"],
       ["dist:uat/satreg", "satreg-uat.kiwi.example"],
@@ -163,17 +201,20 @@ describe("the preview server", () => {
 
     const frames: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: server.port, path: "/api/events", headers: { host: "preview.kiwi.example" }, rejectUnauthorized: false }, (res) => {
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          frames.push(chunk);
-          if (frames.length === 1) void fetchAs("satreg.kiwi.example", "/streamed");
-          if (frames.join("").includes('"/streamed"')) {
-            req.destroy();
-            resolve();
-          }
-        });
-      });
+      const req = request(
+        { host: "127.0.0.1", port: server.port, path: "/api/events", headers: { host: "preview.kiwi.example" }, rejectUnauthorized: false },
+        (res) => {
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            frames.push(chunk);
+            if (frames.length === 1) void fetchAs("satreg.kiwi.example", "/streamed");
+            if (frames.join("").includes('"/streamed"')) {
+              req.destroy();
+              resolve();
+            }
+          });
+        },
+      );
       req.on("error", (e) => (frames.join("").includes('"/streamed"') ? resolve() : reject(e)));
       req.end();
     });

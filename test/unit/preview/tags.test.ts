@@ -10,7 +10,10 @@ const config = normalizeConfig({
   env: "prod",
   hosts: { prod: ["satreg.kiwi.example"] },
   dataLayerName: "kiwiDataLayer",
-  consent: { banner: { scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js" }, groups: { performance: "C0002", functional: "C0003", marketing: "C0004", required: "C" } },
+  consent: {
+    banner: { scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js" },
+    groups: { performance: "C0002", functional: "C0003", marketing: "C0004", required: "C" },
+  },
   modules: { chat: { scriptSrc: "https://chat.widgetvendor.example/loader.js", pages: ["/contact-us"] } },
   rules: [
     {
@@ -23,10 +26,26 @@ const config = normalizeConfig({
 });
 
 let seq = 0;
-const monitor = (at: number, detail: Record<string, unknown>, page = 1): Entry => ({ kind: "monitor", page, at, event: { type: String(detail.type), t: at, ...detail } });
+const monitor = (at: number, detail: Record<string, unknown>, page = 1): Entry => ({
+  kind: "monitor",
+  page,
+  at,
+  event: { type: String(detail.type), t: at, ...detail },
+});
 const request = (at: number, url: string, status = 200, page = 1): Entry => {
   const u = new URL(url);
-  const r: NetworkRecord = { seq: ++seq, time: at, kind: "third-party", host: u.hostname, method: "GET", url, path: u.pathname, query: Object.fromEntries(u.searchParams), status, dest: "image" };
+  const r: NetworkRecord = {
+    seq: ++seq,
+    time: at,
+    kind: "third-party",
+    host: u.hostname,
+    method: "GET",
+    url,
+    path: u.pathname,
+    query: Object.fromEntries(u.searchParams),
+    status,
+    dest: "image",
+  };
   return { kind: "network", page, at, request: r };
 };
 const consent = (at: number, groups: string | null): Entry => ({ kind: "consent", page: 1, at, groups, via: "setup" });
@@ -37,16 +56,38 @@ const ruleEvents = (at: number): Entry[] => [
 
 describe("computeTags", () => {
   it("a rule's marketing pixel as the gate reports it: waiting for consent, then loaded once its request is answered", () => {
-    const before: Entry[] = [consent(900, null), ...ruleEvents(1000), monitor(1001, { type: "tag", tag: "payment-confirmation", state: "waiting", reason: "consent-category", category: "marketing", detail: "marketing" })];
+    const before: Entry[] = [
+      consent(900, null),
+      ...ruleEvents(1000),
+      monitor(1001, { type: "tag", tag: "payment-confirmation", state: "waiting", reason: "consent-category", category: "marketing", detail: "marketing" }),
+    ];
     const waiting = computeTags(before, groupRuleFirings(before, config.rules), config);
     expect(waiting).toHaveLength(1);
-    expect(waiting[0]).toMatchObject({ tag: "payment-confirmation", kind: "reported", state: "waiting", blocked: true, reason: "consent-category", reasonSource: "runtime", category: "marketing", rule: "payment-confirmation" });
+    expect(waiting[0]).toMatchObject({
+      tag: "payment-confirmation",
+      kind: "reported",
+      state: "waiting",
+      blocked: true,
+      reason: "consent-category",
+      reasonSource: "runtime",
+      category: "marketing",
+      rule: "payment-confirmation",
+    });
     expect(waiting[0].reasonText).toBe("waiting for consent: marketing not granted");
 
-    const after = [...before, consent(2000, ",C0001,C0002,C0004,"), monitor(2001, { type: "tag", tag: "payment-confirmation", state: "allowed", reason: "consent-given", category: "marketing" }), request(2005, "https://pixel.adpartner.example/conv?id=kiwi&order=SAT-1")];
+    const after = [
+      ...before,
+      consent(2000, ",C0001,C0002,C0004,"),
+      monitor(2001, { type: "tag", tag: "payment-confirmation", state: "allowed", reason: "consent-given", category: "marketing" }),
+      request(2005, "https://pixel.adpartner.example/conv?id=kiwi&order=SAT-1"),
+    ];
     const loaded = computeTags(after, groupRuleFirings(after, config.rules), config);
     expect(loaded).toHaveLength(1);
-    expect(loaded[0]).toMatchObject({ state: "loaded", blocked: false, requests: [{ url: "https://pixel.adpartner.example/conv?id=kiwi&order=SAT-1", status: 200, at: 2005 }] });
+    expect(loaded[0]).toMatchObject({
+      state: "loaded",
+      blocked: false,
+      requests: [{ url: "https://pixel.adpartner.example/conv?id=kiwi&order=SAT-1", status: 200, at: 2005 }],
+    });
     expect(loaded[0].history.map((h) => h.state)).toEqual(["waiting", "allowed"]);
   });
 
@@ -69,9 +110,20 @@ describe("computeTags", () => {
   });
 
   it("for a runtime that does not report rule tags, infers the pixel's state from the action and the consent", () => {
-    const blocked: Entry[] = [consent(900, null), ...ruleEvents(1000), monitor(3000, { type: "rule", rule: "payment-confirmation", event: "libraryLoaded", action: 0, actionType: "pixel", outcome: "timed out" })];
+    const blocked: Entry[] = [
+      consent(900, null),
+      ...ruleEvents(1000),
+      monitor(3000, { type: "rule", rule: "payment-confirmation", event: "libraryLoaded", action: 0, actionType: "pixel", outcome: "timed out" }),
+    ];
     const [row] = computeTags(blocked, groupRuleFirings(blocked, config.rules), config);
-    expect(row).toMatchObject({ kind: "rule action", state: "waiting", blocked: true, reason: "consent-category", reasonSource: "preview", category: "marketing" });
+    expect(row).toMatchObject({
+      kind: "rule action",
+      state: "waiting",
+      blocked: true,
+      reason: "consent-category",
+      reasonSource: "preview",
+      category: "marketing",
+    });
     const allowed = [...blocked, consent(4000, ",C0001,C0004,"), request(4002, "https://pixel.adpartner.example/conv?id=kiwi&order=SAT-1")];
     const [later] = computeTags(allowed, groupRuleFirings(allowed, config.rules), config);
     expect(later).toMatchObject({ kind: "rule action", state: "loaded", blocked: false });

@@ -22,7 +22,17 @@ function jar(cookies: string[]): Record<string, string> {
 describe("pageSetup", () => {
   it("an anonymous first visit before the banner: nothing but a clean slate", () => {
     const setup = pageSetup({ ...DEFAULT_STATE, consent: "pre" }, config, options);
-    expect(setup).toMatchObject({ v: 1, frame: "f1", fresh: true, cookies: [], localStorage: {}, consentGroups: null, gpc: false, dataLayerName: "kiwiDataLayer", dataLayer: [{ order: { id: "1" } }] });
+    expect(setup).toMatchObject({
+      v: 1,
+      frame: "f1",
+      fresh: true,
+      cookies: [],
+      localStorage: {},
+      consentGroups: null,
+      gpc: false,
+      dataLayerName: "kiwiDataLayer",
+      dataLayer: [{ order: { id: "1" } }],
+    });
   });
 
   it("a returning student who accepted everything, with GPC on", () => {
@@ -32,7 +42,15 @@ describe("pageSetup", () => {
     expect(setup.consentGroups).toBe(",C0001,C0002,C0003,C0004,C0005,C0006,");
     for (const c of setup.cookies) expect(c).toMatch(/; path=\/; domain=kiwi\.example; max-age=\d+; secure; samesite=lax$/);
     const cookies = jar(setup.cookies);
-    expect(Object.keys(cookies)).toEqual(["kiwi_session", "kiwi_token", "kndctr_5E1A_AdobeOrg_identity", "AMCV_5E1A%40AdobeOrg", "kiwi_lifetime", "OptanonAlertBoxClosed", "OptanonConsent"]);
+    expect(Object.keys(cookies)).toEqual([
+      "kiwi_session",
+      "kiwi_token",
+      "kndctr_5E1A_AdobeOrg_identity",
+      "AMCV_5E1A%40AdobeOrg",
+      "kiwi_lifetime",
+      "OptanonAlertBoxClosed",
+      "OptanonConsent",
+    ]);
     expect(JSON.parse(decodeURIComponent(cookies.kiwi_session))).toMatchObject({ profileType: "ECL", namespace: "st" });
     expect(JSON.parse(setup.localStorage["sitetags:login"])).toEqual({ firstLogin: options.now - 7 * 86400000, loggedIn: true });
 
@@ -58,6 +76,6 @@ describe("tokens and the identity cookie", () => {
     expect(jwtPayload("garbage")).toBeUndefined();
     const value = identityCookieValue(RETURNING_ECID);
     expect(value).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(identityView({ "kndctr_5E1A_AdobeOrg_identity": value }, config).ecid).toBe(RETURNING_ECID);
+    expect(identityView({ kndctr_5E1A_AdobeOrg_identity: value }, config).ecid).toBe(RETURNING_ECID);
   });
 });

@@ -14,7 +14,11 @@ const config = normalizeConfig({
     { id: "form-submit", events: [{ type: "dataLayerPush", event: "form-submit" }], conditions: [], actions: [] },
   ],
 });
-const other = normalizeConfig({ site: { code: "bigfuture" }, env: "prod", rules: [{ id: "payment", events: [{ type: "libraryLoaded" }], conditions: [], actions: [] }] });
+const other = normalizeConfig({
+  site: { code: "bigfuture" },
+  env: "prod",
+  rules: [{ id: "payment", events: [{ type: "libraryLoaded" }], conditions: [], actions: [] }],
+});
 
 const m = (at: number, event: Record<string, unknown>): Entry => ({ kind: "monitor", page: 1, at, event: { t: at, type: String(event.type), ...event } });
 

@@ -19,7 +19,9 @@ type Name = keyof typeof registry;
 
 async function bundle(names: Name[], config: BundleConfig): Promise<string> {
   // As the generated entries do: each factory from its own file, never the manifest.
-  const imports = names.map((n) => `import { ${registry[n].factory.export} } from ${JSON.stringify(`${root}modules/${folderOf(n)}/${registry[n].factory.file}`)};`).join("\n");
+  const imports = names
+    .map((n) => `import { ${registry[n].factory.export} } from ${JSON.stringify(`${root}modules/${folderOf(n)}/${registry[n].factory.file}`)};`)
+    .join("\n");
   const contents = `${imports}
 import { boot } from ${JSON.stringify(root + "boot/boot")};
 declare const __SITETAGS_CONFIG__: any;
@@ -60,7 +62,8 @@ describe("bundled runtime", () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");
     expect(code).toContain("script embedding failed");
-    for (const unused of ["Latest score not available", "Unrecognized Score View found (not tracked)", "vouchers order ID missing", "YouTube IFrame API"]) expect(code).not.toContain(unused);
+    for (const unused of ["Latest score not available", "Unrecognized Score View found (not tracked)", "vouchers order ID missing", "YouTube IFrame API"])
+      expect(code).not.toContain(unused);
   });
   it('"No eval, new Function, string timers or document.write"', async () => {
     const code = await bundle(["chat", "survey"], config);
@@ -75,7 +78,11 @@ describe("bundled runtime", () => {
     const code = await bundle(["chat", "survey"], config);
     const page = run(code, { url: "https://scores.kiwi.example/scores", activeGroups: ",C0001,C0003,", currentScript: { nonce: "r4nd" } });
     const api = page.window.sitetags;
-    expect(JSON.parse(JSON.stringify({ site: api.site, env: api.env, modules: api.modules }))).toEqual({ site: "scores", env: "prod", modules: ["chat", "survey"] });
+    expect(JSON.parse(JSON.stringify({ site: api.site, env: api.env, modules: api.modules }))).toEqual({
+      site: "scores",
+      env: "prod",
+      modules: ["chat", "survey"],
+    });
     expect(page.scripts().map((s) => s.id)).toEqual(["sitetags-chat-widget"]);
     expect(page.scripts()[0].getAttribute("nonce")).toBe("r4nd");
     page.scripts()[0].onload!();

@@ -27,7 +27,9 @@ const REQUIRED: Partial<Record<ModuleName, Record<string, unknown>>> = {
 describe("module manifests", () => {
   it("every folder of runtime-modules/modules/ has a manifest that loads", () => {
     expect(loaded.problems).toEqual([]);
-    const folders = readdirSync(new URL("modules/", root), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const folders = readdirSync(new URL("modules/", root), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     expect(loaded.manifests.map((m) => m.folder).sort()).toEqual(folders.sort());
   });
 
@@ -42,7 +44,9 @@ describe("module manifests", () => {
   it("the CLI's compiled registry imports the compiled twins (build/, npm run compile) of the source folders' manifests", async () => {
     const compiled = await loadManifests(join(RUNTIME_DIR, "modules"), join(REPO, "build/runtime-modules/modules"), ".js");
     expect(compiled.problems).toEqual([]);
-    expect(compiled.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands])).toEqual(loaded.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands]));
+    expect(compiled.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands])).toEqual(
+      loaded.manifests.map((m) => [m.folder, m.file, m.manifest.name, m.manifest.commands]),
+    );
   });
 
   it("a module folder whose manifest is not compiled is a problem that says to run npm run compile", async () => {
@@ -52,7 +56,12 @@ describe("module manifests", () => {
     writeFileSync(join(dir, "thing", "module.ts"), "export default {};\n");
     const { manifests: found, problems } = await loadManifests(dir, out, ".js");
     expect(found).toEqual([]);
-    expect(problems).toEqual([{ file: join(dir, "thing", "module.ts"), message: `${join(out, "thing", "module.js")} does not exist: run \`npm run compile\` (the CLI imports the compiled manifests)` }]);
+    expect(problems).toEqual([
+      {
+        file: join(dir, "thing", "module.ts"),
+        message: `${join(out, "thing", "module.js")} does not exist: run \`npm run compile\` (the CLI imports the compiled manifests)`,
+      },
+    ]);
   });
 
   for (const m of manifests) {

@@ -38,7 +38,9 @@ function nodeSideImports(paths: Record<string, string>): string[] {
   for (const [path, text] of Object.entries(paths)) {
     if (isNodeSide(root, path)) continue;
     const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-    const specifiers = sf.statements.filter((s) => ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier)) as Array<ts.ImportDeclaration | ts.ExportDeclaration>;
+    const specifiers = sf.statements.filter((s) => ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier)) as Array<
+      ts.ImportDeclaration | ts.ExportDeclaration
+    >;
     for (const statement of specifiers) {
       const from = (statement.moduleSpecifier as ts.StringLiteral).text;
       if (!from.startsWith(".")) continue;
@@ -66,7 +68,8 @@ function problemsIn(path: string, text: string): string[] {
       // One browser package, resolved from node_modules by the compiler: web-vitals (issue: "From the web-vitals package (not hand-written)").
       if (!from.startsWith(".") && from !== "web-vitals") at(statement, `import of a package (${from})`);
     } else if (ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const) {
-      for (const d of statement.declarationList.declarations) if (!d.initializer || !isLiteral(d.initializer)) at(d, "top-level constant that is not a literal");
+      for (const d of statement.declarationList.declarations)
+        if (!d.initializer || !isLiteral(d.initializer)) at(d, "top-level constant that is not a literal");
     } else if (
       !ts.isExportDeclaration(statement) &&
       !ts.isInterfaceDeclaration(statement) &&
@@ -104,7 +107,10 @@ describe("runtime-modules source rules", () => {
     });
   }
   it("the Node-side files are exactly the registry and one module.ts per module folder", () => {
-    const nodeSide = files(root).filter((path) => isNodeSide(root, path)).map((path) => relative(root, path)).sort();
+    const nodeSide = files(root)
+      .filter((path) => isNodeSide(root, path))
+      .map((path) => relative(root, path))
+      .sort();
     const folders = readdirSync(join(root, "modules")).filter((name) => statSync(join(root, "modules", name)).isDirectory());
     expect(nodeSide).toEqual(["registry.ts", ...folders.map((f) => `modules/${f}/module.ts`)].sort());
   });
@@ -114,10 +120,15 @@ describe("runtime-modules source rules", () => {
   it("the Node-side import check catches an import of the registry or a manifest", () => {
     expect(
       nodeSideImports({
-        [join(root, "modules", "chat", "create-chat-widget.ts")]: `import manifest from "./module";\nimport { registry } from "../../registry.js";\nexport { x } from "../video/module";\nimport { y } from "./module-events";`,
+        [join(root, "modules", "chat", "create-chat-widget.ts")]:
+          `import manifest from "./module";\nimport { registry } from "../../registry.js";\nexport { x } from "../video/module";\nimport { y } from "./module-events";`,
         [join(root, "modules", "chat", "module.ts")]: `import { registry } from "../../registry.js";`,
       }),
-    ).toEqual(["modules/chat/create-chat-widget.ts:1 ./module", "modules/chat/create-chat-widget.ts:2 ../../registry.js", "modules/chat/create-chat-widget.ts:3 ../video/module"]);
+    ).toEqual([
+      "modules/chat/create-chat-widget.ts:1 ./module",
+      "modules/chat/create-chat-widget.ts:2 ../../registry.js",
+      "modules/chat/create-chat-widget.ts:3 ../video/module",
+    ]);
   });
   it("the checker catches each thing it is meant to catch", () => {
     const text = [

@@ -32,8 +32,21 @@ export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[
   return (
     <div>
       <div className="filters" role="search">
-        <input type="search" placeholder="search: name, URL, eVar=value, XDM…" value={filter.text} onChange={(e) => set({ text: e.target.value })} aria-label="search beacons" data-testid="beacon-search" />
-        <input placeholder="variable (eVar30 or eVar30=SAT)" value={filter.variable} onChange={(e) => set({ variable: e.target.value })} aria-label="filter by variable" data-testid="beacon-variable" />
+        <input
+          type="search"
+          placeholder="search: name, URL, eVar=value, XDM…"
+          value={filter.text}
+          onChange={(e) => set({ text: e.target.value })}
+          aria-label="search beacons"
+          data-testid="beacon-search"
+        />
+        <input
+          placeholder="variable (eVar30 or eVar30=SAT)"
+          value={filter.variable}
+          onChange={(e) => set({ variable: e.target.value })}
+          aria-label="filter by variable"
+          data-testid="beacon-variable"
+        />
         {(filter.text || filter.type || filter.variable) && (
           <button type="button" onClick={() => setFilter(NO_FILTER)} data-testid="beacon-filter-clear">
             clear ({groups.length} of {all.length})
@@ -61,15 +74,35 @@ export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[
       {groups.map((g) => {
         const status = settleStatus(g, now);
         return (
-          <details key={g.key} className={`card beacon status-${status.replace(/ /g, "-")}`} data-testid="beacon-row" data-event-type={g.decoded.eventType ?? ""} data-page-name={g.decoded.pageName ?? ""} data-name={g.decoded.interaction?.name ?? ""} data-link-type={g.decoded.interaction?.type ?? ""} data-status={status} data-page={g.page} data-unload={g.unload ? "true" : "false"} data-request-id={g.requestId ?? ""}>
+          <details
+            key={g.key}
+            className={`card beacon status-${status.replace(/ /g, "-")}`}
+            data-testid="beacon-row"
+            data-event-type={g.decoded.eventType ?? ""}
+            data-page-name={g.decoded.pageName ?? ""}
+            data-name={g.decoded.interaction?.name ?? ""}
+            data-link-type={g.decoded.interaction?.type ?? ""}
+            data-status={status}
+            data-page={g.page}
+            data-unload={g.unload ? "true" : "false"}
+            data-request-id={g.requestId ?? ""}
+          >
             <summary>
               <span className="time">{since(g.at, start)}</span>
               <b>{eventTypeLabel(g.decoded.eventType, g.decoded.action)}</b>
               <span className="name">{g.decoded.interaction?.name ?? g.decoded.pageName ?? ""}</span>
               <span className={`pill ${status === "ok" ? "ok" : status === "waiting" ? "" : "bad"}`}>{status}</span>
-              {g.retries > 0 && <span className="pill warn">{g.retries} retr{g.retries === 1 ? "y" : "ies"}</span>}
+              {g.retries > 0 && (
+                <span className="pill warn">
+                  {g.retries} retr{g.retries === 1 ? "y" : "ies"}
+                </span>
+              )}
               {g.page > 1 && <span className="pill">page {g.page}</span>}
-              {g.unload && <span className="pill warn" title="sent while its page unloaded (pagehide)">unload · page {g.page}</span>}
+              {g.unload && (
+                <span className="pill warn" title="sent while its page unloaded (pagehide)">
+                  unload · page {g.page}
+                </span>
+              )}
             </summary>
             <p className="buttons">
               <CopyButton label="Copy as cURL" text={() => beaconCurl(g)} testId="copy-curl" />
@@ -77,17 +110,61 @@ export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[
             </p>
             <table className="kv">
               <tbody>
-                <tr><th>event</th><td>{beaconTitle(g.decoded)}</td></tr>
-                <tr><th>event type</th><td><code>{g.decoded.eventType}</code></td></tr>
-                {g.decoded.pageName && <tr><th>page name</th><td><code>{g.decoded.pageName}</code></td></tr>}
-                {g.decoded.interaction && (
-                  <tr><th>interaction</th><td>{g.decoded.interaction.name} · type {g.decoded.interaction.type ?? "(none)"} · {g.decoded.interaction.url}</td></tr>
+                <tr>
+                  <th>event</th>
+                  <td>{beaconTitle(g.decoded)}</td>
+                </tr>
+                <tr>
+                  <th>event type</th>
+                  <td>
+                    <code>{g.decoded.eventType}</code>
+                  </td>
+                </tr>
+                {g.decoded.pageName && (
+                  <tr>
+                    <th>page name</th>
+                    <td>
+                      <code>{g.decoded.pageName}</code>
+                    </td>
+                  </tr>
                 )}
-                <tr><th>page URL</th><td className="wrap">{g.decoded.pageUrl}</td></tr>
-                <tr><th>endpoint</th><td>{g.decoded.action} · configId {g.decoded.configId} · requestId {g.requestId}</td></tr>
-                <tr><th>report suites</th><td>{g.decoded.reportSuites.join(", ") || "(none)"}</td></tr>
-                <tr><th>seen by</th><td>{g.seenBy.monitor ? "runtime" : ""}{g.seenBy.monitor && g.seenBy.edge ? " + " : ""}{g.seenBy.edge ? "edge" : ""}{g.latencyMs !== undefined ? ` · reached the edge ${g.latencyMs} ms after the runtime sent it` : ""}</td></tr>
-                {g.decoded.problems.length > 0 && <tr><th>problems</th><td className="bad-text">{g.decoded.problems.join("; ")}</td></tr>}
+                {g.decoded.interaction && (
+                  <tr>
+                    <th>interaction</th>
+                    <td>
+                      {g.decoded.interaction.name} · type {g.decoded.interaction.type ?? "(none)"} · {g.decoded.interaction.url}
+                    </td>
+                  </tr>
+                )}
+                <tr>
+                  <th>page URL</th>
+                  <td className="wrap">{g.decoded.pageUrl}</td>
+                </tr>
+                <tr>
+                  <th>endpoint</th>
+                  <td>
+                    {g.decoded.action} · configId {g.decoded.configId} · requestId {g.requestId}
+                  </td>
+                </tr>
+                <tr>
+                  <th>report suites</th>
+                  <td>{g.decoded.reportSuites.join(", ") || "(none)"}</td>
+                </tr>
+                <tr>
+                  <th>seen by</th>
+                  <td>
+                    {g.seenBy.monitor ? "runtime" : ""}
+                    {g.seenBy.monitor && g.seenBy.edge ? " + " : ""}
+                    {g.seenBy.edge ? "edge" : ""}
+                    {g.latencyMs !== undefined ? ` · reached the edge ${g.latencyMs} ms after the runtime sent it` : ""}
+                  </td>
+                </tr>
+                {g.decoded.problems.length > 0 && (
+                  <tr>
+                    <th>problems</th>
+                    <td className="bad-text">{g.decoded.problems.join("; ")}</td>
+                  </tr>
+                )}
               </tbody>
             </table>
             <h4>Analytics variables</h4>
@@ -95,7 +172,10 @@ export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[
               <table className="kv vars">
                 <tbody>
                   {Object.entries(g.decoded.variables).map(([k, v]) => (
-                    <tr key={k}><th>{k}</th><td>{v}</td></tr>
+                    <tr key={k}>
+                      <th>{k}</th>
+                      <td>{v}</td>
+                    </tr>
                   ))}
                 </tbody>
               </table>
@@ -105,11 +185,27 @@ export function BeaconsPanel({ groups: all, start, now }: { groups: BeaconGroup[
             <h4>Attempts</h4>
             {g.attempts.length ? (
               <table className="grid">
-                <thead><tr><th>#</th><th>at</th><th>transport</th><th>action</th><th>status</th><th>answered in</th><th>edge mode</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>at</th>
+                    <th>transport</th>
+                    <th>action</th>
+                    <th>status</th>
+                    <th>answered in</th>
+                    <th>edge mode</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {g.attempts.map((a, i) => (
                     <tr key={i}>
-                      <td>{i + 1}</td><td>{since(a.at, start)}</td><td>{a.transport}</td><td>{a.action}</td><td>{a.status === 0 ? "dropped" : a.status ?? "…"}</td><td>{a.durationMs ?? "…"} ms</td><td>{a.edgeMode}</td>
+                      <td>{i + 1}</td>
+                      <td>{since(a.at, start)}</td>
+                      <td>{a.transport}</td>
+                      <td>{a.action}</td>
+                      <td>{a.status === 0 ? "dropped" : (a.status ?? "…")}</td>
+                      <td>{a.durationMs ?? "…"} ms</td>
+                      <td>{a.edgeMode}</td>
                     </tr>
                   ))}
                 </tbody>

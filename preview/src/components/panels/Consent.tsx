@@ -8,7 +8,9 @@ export function ConsentPanel({ consent, identity, entries, start }: { consent?: 
   const identityReports = entries.filter((e): e is Extract<Entry, { kind: "monitor" }> => e.kind === "monitor" && /identity|login/i.test(e.event.type));
   const lastReport = identityReports[identityReports.length - 1];
   const changes = entries.filter((e): e is Extract<Entry, { kind: "consent" }> => e.kind === "consent");
-  const reported = entries.filter((e): e is Extract<Entry, { kind: "monitor" }> => e.kind === "monitor" && (e.event.type === "consent" || e.event.type === "banner"));
+  const reported = entries.filter(
+    (e): e is Extract<Entry, { kind: "monitor" }> => e.kind === "monitor" && (e.event.type === "consent" || e.event.type === "banner"),
+  );
   return (
     <div>
       <h3>Consent</h3>
@@ -20,17 +22,28 @@ export function ConsentPanel({ consent, identity, entries, start }: { consent?: 
           </p>
           <table className="grid">
             <thead>
-              <tr><th>category</th><th>group</th><th>allowed</th></tr>
+              <tr>
+                <th>category</th>
+                <th>group</th>
+                <th>allowed</th>
+              </tr>
             </thead>
             <tbody>
               {consent.rows.map((r) => (
                 <tr key={r.category} data-testid="consent-row" data-category={r.category} data-allowed={String(r.allowed)}>
-                  <td>{r.category}</td><td><code>{r.group}</code></td><td>{r.allowed ? "yes" : "no"}</td>
+                  <td>{r.category}</td>
+                  <td>
+                    <code>{r.group}</code>
+                  </td>
+                  <td>{r.allowed ? "yes" : "no"}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <p className="muted small">From the active groups by the runtime's rule (runtime-modules/consent/active-groups.ts): the required group ("C…") plus the category's own group; an internal site allows everything. The gate's decision per tag (exclusion lists, GPC, user names in the URL, cb-disable…) is on the Tags tab.</p>
+          <p className="muted small">
+            From the active groups by the runtime's rule (runtime-modules/consent/active-groups.ts): the required group ("C…") plus the category's own group; an
+            internal site allows everything. The gate's decision per tag (exclusion lists, GPC, user names in the URL, cb-disable…) is on the Tags tab.
+          </p>
         </>
       ) : (
         <p className="muted">No page yet.</p>
@@ -42,7 +55,10 @@ export function ConsentPanel({ consent, identity, entries, start }: { consent?: 
             const { type, t: _t, ...rest } = e.event;
             return (
               <li key={i}>
-                {since(e.at, start)} <code>{type}</code> {Object.entries(rest).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(" · ")}
+                {since(e.at, start)} <code>{type}</code>{" "}
+                {Object.entries(rest)
+                  .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+                  .join(" · ")}
               </li>
             );
           })}
@@ -63,8 +79,14 @@ export function ConsentPanel({ consent, identity, entries, start }: { consent?: 
         <>
           <table className="kv">
             <tbody>
-              <tr><th>signed in</th><td data-testid="signed-in">{identity.signedIn ? `yes (${identity.accountType ?? "account type unknown"})` : "no"}</td></tr>
-              <tr><th>ECID</th><td>{identity.ecid ?? "(none yet)"}</td></tr>
+              <tr>
+                <th>signed in</th>
+                <td data-testid="signed-in">{identity.signedIn ? `yes (${identity.accountType ?? "account type unknown"})` : "no"}</td>
+              </tr>
+              <tr>
+                <th>ECID</th>
+                <td>{identity.ecid ?? "(none yet)"}</td>
+              </tr>
             </tbody>
           </table>
           <h4>What the runtime reported</h4>

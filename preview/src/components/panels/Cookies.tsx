@@ -9,16 +9,29 @@ export function CookiesPanel({ writes, jar, start }: { writes: CookieWrite[]; ja
       {writes.length ? (
         <table className="grid">
           <thead>
-            <tr><th>at</th><th>by</th><th>name</th><th>value</th><th>attributes</th></tr>
+            <tr>
+              <th>at</th>
+              <th>by</th>
+              <th>name</th>
+              <th>value</th>
+              <th>attributes</th>
+            </tr>
           </thead>
           <tbody>
             {writes.map((c, i) => (
               <tr key={i} className={c.by === "setup" ? "muted" : ""} data-testid="cookie-row" data-name={c.name} data-by={c.by}>
                 <td>{since(c.at, start)}</td>
                 <td>{c.by === "setup" ? "preview setup" : "page / bundle"}</td>
-                <td><code>{c.name}</code>{c.deletion ? " (deleted)" : ""}</td>
+                <td>
+                  <code>{c.name}</code>
+                  {c.deletion ? " (deleted)" : ""}
+                </td>
                 <td className="wrap">{c.value.length > 80 ? `${c.value.slice(0, 79)}…` : c.value}</td>
-                <td className="small">{Object.entries(c.attributes).map(([k, v]) => (v ? `${k}=${v}` : k)).join("; ")}</td>
+                <td className="small">
+                  {Object.entries(c.attributes)
+                    .map(([k, v]) => (v ? `${k}=${v}` : k))
+                    .join("; ")}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -30,7 +43,10 @@ export function CookiesPanel({ writes, jar, start }: { writes: CookieWrite[]; ja
       <table className="kv">
         <tbody>
           {Object.entries(jar).map(([k, v]) => (
-            <tr key={k}><th>{k}</th><td className="wrap">{v.length > 120 ? `${v.slice(0, 119)}…` : v}</td></tr>
+            <tr key={k}>
+              <th>{k}</th>
+              <td className="wrap">{v.length > 120 ? `${v.slice(0, 119)}…` : v}</td>
+            </tr>
           ))}
         </tbody>
       </table>

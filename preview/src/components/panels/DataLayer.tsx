@@ -4,7 +4,21 @@ import type { PushTemplate } from "../../lib/templates";
 import { Empty, JsonTree, since } from "../JsonTree";
 
 /** The pushes the runtime processed, the computed state, and an editor to push any event. */
-export function DataLayerPanel({ pushes, state, templates, name, start, onPush }: { pushes: Push[]; state: Record<string, unknown>; templates: PushTemplate[]; name: string; start?: number; onPush: (data: unknown) => Promise<{ ok: boolean; error?: string }> }) {
+export function DataLayerPanel({
+  pushes,
+  state,
+  templates,
+  name,
+  start,
+  onPush,
+}: {
+  pushes: Push[];
+  state: Record<string, unknown>;
+  templates: PushTemplate[];
+  name: string;
+  start?: number;
+  onPush: (data: unknown) => Promise<{ ok: boolean; error?: string }>;
+}) {
   const [text, setText] = useState(() => JSON.stringify(templates[0]?.push ?? { event: "search" }, null, 2));
   const [problem, setProblem] = useState<string | undefined>();
   const [chosen, setChosen] = useState(templates[0]?.id ?? "");

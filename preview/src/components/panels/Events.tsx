@@ -27,7 +27,9 @@ export function EventsPanel({ entries, start }: { entries: Entry[]; start?: numb
             <tr key={i} data-testid="event-row" data-type={e.event.type}>
               <td className="time">{since(e.at, start)}</td>
               <td className="small muted">t={e.event.t}</td>
-              <td><code>{e.event.type}</code></td>
+              <td>
+                <code>{e.event.type}</code>
+              </td>
               <td>
                 {(KNOWN_TYPES as readonly string[]).includes(e.event.type) ? (
                   <details>

@@ -32,7 +32,12 @@ export function LogPanel({ rows, problems, start }: { rows: LogRow[]; problems: 
       {shown.length ? (
         <table className="grid">
           <thead>
-            <tr><th>at</th><th>level</th><th>message</th><th>data</th></tr>
+            <tr>
+              <th>at</th>
+              <th>level</th>
+              <th>message</th>
+              <th>data</th>
+            </tr>
           </thead>
           <tbody>
             {shown.map((r, i) => (
@@ -40,7 +45,8 @@ export function LogPanel({ rows, problems, start }: { rows: LogRow[]; problems: 
                 <td>{since(r.at, start)}</td>
                 <td>{r.level}</td>
                 <td>
-                  {r.message} {r.code && <code>{r.code}</code>} {r.catalogued ? <span className="pill">catalogue</span> : <span className="pill warn">not in catalogue</span>}
+                  {r.message} {r.code && <code>{r.code}</code>}{" "}
+                  {r.catalogued ? <span className="pill">catalogue</span> : <span className="pill warn">not in catalogue</span>}
                 </td>
                 <td>{r.data !== undefined && <JsonTree value={r.data} open={0} />}</td>
               </tr>

@@ -15,9 +15,16 @@ function EveryRule({ verdicts }: { verdicts: RuleVerdict[] }) {
         <tbody>
           {verdicts.map((v) => (
             <tr key={v.rule} data-testid="rule-verdict" data-rule={v.rule} data-verdict={v.state}>
-              <td><b>{v.rule}</b>{v.name && <div className="muted small">{v.name}</div>}</td>
-              <td><span className={`pill ${tone(v.state)}`}>{v.state}</span></td>
-              <td className="small" data-testid="rule-verdict-detail">{v.detail}</td>
+              <td>
+                <b>{v.rule}</b>
+                {v.name && <div className="muted small">{v.name}</div>}
+              </td>
+              <td>
+                <span className={`pill ${tone(v.state)}`}>{v.state}</span>
+              </td>
+              <td className="small" data-testid="rule-verdict-detail">
+                {v.detail}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -27,7 +34,17 @@ function EveryRule({ verdicts }: { verdicts: RuleVerdict[] }) {
   );
 }
 
-export function RulesPanel({ firings, verdicts = [], start, consentNote }: { firings: SettledFiring[]; verdicts?: RuleVerdict[]; start?: number; consentNote: (category: string | undefined) => string | undefined }) {
+export function RulesPanel({
+  firings,
+  verdicts = [],
+  start,
+  consentNote,
+}: {
+  firings: SettledFiring[];
+  verdicts?: RuleVerdict[];
+  start?: number;
+  consentNote: (category: string | undefined) => string | undefined;
+}) {
   if (!firings.length)
     return (
       <div>
@@ -49,7 +66,14 @@ export function RulesPanel({ firings, verdicts = [], start, consentNote }: { fir
           ))}
       </p>
       {firings.map((f) => (
-        <details key={f.id} className={`card rule state-${f.state.replace(/ /g, "-")}`} data-testid="rule-row" data-rule={f.rule} data-state={f.state} open={f.state === "fired"}>
+        <details
+          key={f.id}
+          className={`card rule state-${f.state.replace(/ /g, "-")}`}
+          data-testid="rule-row"
+          data-rule={f.rule}
+          data-state={f.state}
+          open={f.state === "fired"}
+        >
           <summary>
             <span className="time">{since(f.at, start)}</span>
             <b>{f.rule}</b>

@@ -31,7 +31,11 @@ export function SessionPanel({ current, saved, setSaved }: { current?: Session; 
         <button className="primary" disabled={!current} onClick={download} data-testid="export-session">
           Export session (JSON)
         </button>
-        <button disabled={!current} onClick={() => current && setSaved([...saved, { ...current, meta: { ...current.meta, label: `${current.meta.label} #${saved.length + 1}` } }])} data-testid="keep-session">
+        <button
+          disabled={!current}
+          onClick={() => current && setSaved([...saved, { ...current, meta: { ...current.meta, label: `${current.meta.label} #${saved.length + 1}` } }])}
+          data-testid="keep-session"
+        >
           Keep for diff
         </button>
         <label className="file">
@@ -64,13 +68,17 @@ export function SessionPanel({ current, saved, setSaved }: { current?: Session; 
             A{" "}
             <select value={a} onChange={(e) => setA(Number(e.target.value))}>
               {saved.map((s, i) => (
-                <option key={i} value={i}>{i}: {s.meta.label}</option>
+                <option key={i} value={i}>
+                  {i}: {s.meta.label}
+                </option>
               ))}
             </select>{" "}
             B{" "}
             <select value={b} onChange={(e) => setB(Number(e.target.value))}>
               {saved.map((s, i) => (
-                <option key={i} value={i}>{i}: {s.meta.label}</option>
+                <option key={i} value={i}>
+                  {i}: {s.meta.label}
+                </option>
               ))}
             </select>
           </p>
@@ -78,15 +86,30 @@ export function SessionPanel({ current, saved, setSaved }: { current?: Session; 
             <p className="muted">Pick two different sessions.</p>
           ) : rows.length ? (
             <table className="grid diff" data-testid="diff-table">
-              <colgroup><col className="c-section" /><col className="c-what" /><col className="c-change" /><col className="c-side" /><col className="c-side" /></colgroup>
+              <colgroup>
+                <col className="c-section" />
+                <col className="c-what" />
+                <col className="c-change" />
+                <col className="c-side" />
+                <col className="c-side" />
+              </colgroup>
               <thead>
-                <tr><th>section</th><th>what</th><th>change</th><th>A</th><th>B</th></tr>
+                <tr>
+                  <th>section</th>
+                  <th>what</th>
+                  <th>change</th>
+                  <th>A</th>
+                  <th>B</th>
+                </tr>
               </thead>
               <tbody>
                 {rows.map((r, i) => (
                   <tr key={i} className={r.change.replace(/ /g, "-")} data-section={r.section} data-key={r.key}>
                     <td>{r.section}</td>
-                    <td>{r.key}{r.field ? <span className="muted"> · {r.field}</span> : null}</td>
+                    <td>
+                      {r.key}
+                      {r.field ? <span className="muted"> · {r.field}</span> : null}
+                    </td>
                     <td>{r.change}</td>
                     <td className="wrap small">{r.a}</td>
                     <td className="wrap small">{r.b}</td>

@@ -17,7 +17,14 @@ export function TagsPanel({ tags, start }: { tags: TagRow[]; start?: number }) {
       </thead>
       <tbody>
         {tags.map((t) => (
-          <tr key={t.key} className={t.blocked ? "blocked" : t.state === "loaded" ? "loaded" : ""} data-testid="tag-row" data-tag={t.tag} data-state={t.state} data-kind={t.kind}>
+          <tr
+            key={t.key}
+            className={t.blocked ? "blocked" : t.state === "loaded" ? "loaded" : ""}
+            data-testid="tag-row"
+            data-tag={t.tag}
+            data-state={t.state}
+            data-kind={t.kind}
+          >
             <td>
               <b>{t.tag}</b>
               <div className="muted small">

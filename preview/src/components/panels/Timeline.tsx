@@ -12,12 +12,23 @@ export function TimelinePanel({ timeline }: { timeline: Timeline }) {
             <span className="lane-name">{lane}</span>
             <div className="track">
               {timeline.pages.map((p) => (
-                <span key={p.page} className="page-mark" style={{ left: `${position(timeline, p.at)}%` }} data-testid="timeline-page" title={`page ${p.page}: ${p.href}`} />
+                <span
+                  key={p.page}
+                  className="page-mark"
+                  style={{ left: `${position(timeline, p.at)}%` }}
+                  data-testid="timeline-page"
+                  title={`page ${p.page}: ${p.href}`}
+                />
               ))}
               {timeline.items
                 .filter((i) => i.lane === lane)
                 .map((i, n) => (
-                  <span key={n} className={`mark ${i.tone}`} style={{ left: `${position(timeline, i.at)}%` }} title={`${since(i.at, timeline.start)} ${i.label}`} />
+                  <span
+                    key={n}
+                    className={`mark ${i.tone}`}
+                    style={{ left: `${position(timeline, i.at)}%` }}
+                    title={`${since(i.at, timeline.start)} ${i.label}`}
+                  />
                 ))}
             </div>
           </div>
@@ -32,7 +43,9 @@ export function TimelinePanel({ timeline }: { timeline: Timeline }) {
           {timeline.pages.map((p) => (
             <tr key={`p${p.page}`} className="page-row" data-testid="timeline-page-row">
               <td className="time">+{p.at - timeline.start} ms</td>
-              <td><b>page {p.page}</b></td>
+              <td>
+                <b>page {p.page}</b>
+              </td>
               <td className="wrap">{p.href}</td>
             </tr>
           ))}
@@ -40,7 +53,9 @@ export function TimelinePanel({ timeline }: { timeline: Timeline }) {
             <tr key={n} data-testid="timeline-item" data-lane={i.lane}>
               <td className="time">+{i.at - timeline.start} ms</td>
               <td>{i.lane}</td>
-              <td className="wrap">{i.page > 1 && <span className="pill">page {i.page}</span>} {i.label}</td>
+              <td className="wrap">
+                {i.page > 1 && <span className="pill">page {i.page}</span>} {i.label}
+              </td>
             </tr>
           ))}
         </tbody>

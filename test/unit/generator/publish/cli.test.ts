@@ -78,7 +78,11 @@ describe("the publishing verbs of the CLI", () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     const n = (JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { bundles: unknown[] }).bundles.length;
-    expect(first.stdout).toMatch(new RegExp(`^publish ${target}: release [0-9a-f]{12}\\n  wrote ${n} hashed files, ${n} aliases, the manifest and its release record; skipped 0 hashed files already there\\n`));
+    expect(first.stdout).toMatch(
+      new RegExp(
+        `^publish ${target}: release [0-9a-f]{12}\\n  wrote ${n} hashed files, ${n} aliases, the manifest and its release record; skipped 0 hashed files already there\\n`,
+      ),
+    );
     const again = await cli(["publish", "--to", target, "--out", dist, "--endpoint", s3.endpoint, "--json"]);
     const report = JSON.parse(again.stdout) as { ok: boolean; written: unknown; requests: number; release: string };
     expect(report).toMatchObject({ ok: true, written: { hashed: [], aliases: [], manifest: false }, requests: 1 });
@@ -88,7 +92,9 @@ describe("the publishing verbs of the CLI", () => {
     expect(back.code).toBe(0);
     expect(back.stdout).toMatch(/wrote 0 hashed files, 0 aliases, no manifest \(unchanged\)/);
     const embed = await cli(["embed", "go", "--env", "prod", "--pinned", "--out", dist]);
-    expect(embed.stdout).toMatch(/^<script src="https:\/\/tags\.kiwi\.example\/prod\/go\/sitetags\.[0-9a-f]{10}\.min\.js" integrity="sha384-\S+" crossorigin="anonymous" async><\/script>\n$/);
+    expect(embed.stdout).toMatch(
+      /^<script src="https:\/\/tags\.kiwi\.example\/prod\/go\/sitetags\.[0-9a-f]{10}\.min\.js" integrity="sha384-\S+" crossorigin="anonymous" async><\/script>\n$/,
+    );
   });
 
   it("manifest merge from the command line: merged is the unsharded dist; a missing shard is exit 3", async () => {

@@ -52,7 +52,15 @@ describe("sitetags promote", () => {
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0].code).toBe("PUBLISH_PROMOTE_REFUSED");
     expect(r.diagnostics[0].message).toMatch(/^qa and prod build different bundles for bigfuture: they differ in /);
-    for (const k of ["env", "sampling", "analytics.datastreamId", "analytics.reportSuite", "the data-layer checks (in non-production bundles only)", "budget.gzipBytes"]) expect(r.diagnostics[0].message).toContain(k);
+    for (const k of [
+      "env",
+      "sampling",
+      "analytics.datastreamId",
+      "analytics.reportSuite",
+      "the data-layer checks (in non-production bundles only)",
+      "budget.gzipBytes",
+    ])
+      expect(r.diagnostics[0].message).toContain(k);
     expect((await s3.get(key(prod(2), "manifest.json"))).status).toBe(404);
   });
 
@@ -60,7 +68,11 @@ describe("sitetags promote", () => {
     expect((await publish({ sitesDir: C.sitesDir, outDir: C.outDir, to: staging(3), endpoint: s3.endpoint })).exitCode).toBe(0);
     const r = await promote({ sitesDir: A.sitesDir, from: staging(3), to: prod(3), endpoint: s3.endpoint, sites: ["go"], envs: ["prod"] });
     expect(r.exitCode).toBe(4);
-    expect(r.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^prod\/go in the source was built from other inputs \(inputsHash [0-9a-f]{16}\) than the configuration, runtime and toolchain give now \([0-9a-f]{16}\): build and publish it to the source first$/)]);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        /^prod\/go in the source was built from other inputs \(inputsHash [0-9a-f]{16}\) than the configuration, runtime and toolchain give now \([0-9a-f]{16}\): build and publish it to the source first$/,
+      ),
+    ]);
   });
 
   it("differingKeys names nested keys two levels deep", () => {

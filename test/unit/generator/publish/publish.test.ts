@@ -30,7 +30,8 @@ afterAll(async () => {
   await s3?.close();
 });
 
-const run = (built: Built, to: string, endpoint = s3.endpoint, extra: { maxAttempts?: number } = {}) => publish({ sitesDir: built.sitesDir, outDir: built.outDir, to, endpoint, ...extra });
+const run = (built: Built, to: string, endpoint = s3.endpoint, extra: { maxAttempts?: number } = {}) =>
+  publish({ sitesDir: built.sitesDir, outDir: built.outDir, to, endpoint, ...extra });
 
 /** What the store serves under every alias of a manifest, compared with a build's bytes. */
 async function aliasesServe(target: string, built: Built) {
@@ -99,7 +100,9 @@ describe("sitetags publish (a real S3-compatible server on 127.0.0.1)", () => {
     expect(r.exitCode).toBe(0);
     expect(r.written).toEqual({ hashed: [changed[0].file], aliases: [changed[0].alias], manifest: true });
     expect(r.skipped.length).toBe(B.manifest.bundles.length - 1);
-    expect(r.changes).toEqual([{ bundle: "qa/bigfuture", from: A.manifest.bundles.find((a) => a.site === "bigfuture" && a.env === "qa")!.file, to: changed[0].file }]);
+    expect(r.changes).toEqual([
+      { bundle: "qa/bigfuture", from: A.manifest.bundles.find((a) => a.site === "bigfuture" && a.env === "qa")!.file, to: changed[0].file },
+    ]);
     expect(r.requests).toBe(1 + 2 + 2);
     expect((await s3.get(keyIn(target, changed[0].alias))).body.equals(B.bytes(changed[0].file))).toBe(true);
     expect((await s3.get(keyIn(target, "manifest.json"))).body.toString()).toBe(B.manifestText);
@@ -158,7 +161,12 @@ describe("sitetags publish (a real S3-compatible server on 127.0.0.1)", () => {
     const b = await run(B, target);
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     const before = await listReleases({ to: target, endpoint: s3.endpoint });
-    expect(before.releases.map((r) => [r.id, r.current, r.bundles]).sort()).toEqual([[a.release, false, A.manifest.bundles.length], [b.release, true, B.manifest.bundles.length]].sort());
+    expect(before.releases.map((r) => [r.id, r.current, r.bundles]).sort()).toEqual(
+      [
+        [a.release, false, A.manifest.bundles.length],
+        [b.release, true, B.manifest.bundles.length],
+      ].sort(),
+    );
 
     const client = createClient({ endpoint: s3.endpoint });
     const back = await rollback({ sitesDir: A.sitesDir, to: target, release: a.release!, endpoint: s3.endpoint, client });

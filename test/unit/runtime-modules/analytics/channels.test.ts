@@ -47,9 +47,11 @@ describe("channels", () => {
     expect(channelOf("email-2024")).toBeUndefined();
     expect(channelOf("constructor-1")).toBeUndefined();
     expect(channelOf("")).toBeUndefined();
-    fc.assert(fc.property(fc.string(), (code) => {
-      const c = channelOf(code);
-      expect(c === undefined || Object.values(CHANNELS).includes(c)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (code) => {
+        const c = channelOf(code);
+        expect(c === undefined || Object.values(CHANNELS).includes(c)).toBe(true);
+      }),
+    );
   });
 });

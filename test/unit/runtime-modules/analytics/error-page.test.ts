@@ -31,9 +31,11 @@ describe("error pages", () => {
   });
   it("codes that name Object.prototype members are other codes", () => {
     expect(errorPageName("s", "constructor", "p")).toBe("s:p:constructor");
-    fc.assert(fc.property(fc.string(), (code) => {
-      const name = errorPageName("s", code, "p");
-      expect(name === undefined || typeof name === "string").toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (code) => {
+        const name = errorPageName("s", code, "p");
+        expect(name === undefined || typeof name === "string").toBe(true);
+      }),
+    );
   });
 });

@@ -7,11 +7,13 @@ describe("link text", () => {
     expect(linkText("Register for the SAT")).toBe("register for the sat");
     expect(linkText("A".repeat(60))).toBe("a".repeat(40));
     expect(LINK_TEXT_LIMIT).toBe(40);
-    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (s) => {
-      const out = linkText(s);
-      expect(out.length).toBeLessThanOrEqual(40);
-      expect(out).toBe(out.toLowerCase());
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (s) => {
+        const out = linkText(s);
+        expect(out.length).toBeLessThanOrEqual(40);
+        expect(out).toBe(out.toLowerCase());
+      }),
+    );
   });
   it("white space is squashed before cutting", () => {
     expect(linkText("  Sign \n  In  ")).toBe("sign in");

@@ -35,8 +35,37 @@ describe("link classification", () => {
     expect(link({ href: "/about", data: { nav: "" } })).toMatchObject({ type: "nav", code: "ghf" });
   });
   describe('"Download types: doc, docx, eps, jpg, png, svg, xls, ppt, pptx, pdf, xlsx, tab, csv, zip, txt and similar; default pattern also exe, wav, mp3, mov, mpg, avi, wmv"', () => {
-    for (const ext of ["doc", "docx", "eps", "jpg", "png", "svg", "xls", "ppt", "pptx", "pdf", "xlsx", "tab", "csv", "zip", "txt", "exe", "wav", "mp3", "mov", "mpg", "avi", "wmv"])
-      it(ext, () => expect(link({ href: "https://www.kiwi.example/files/guide." + ext.toUpperCase() + "?v=2" })).toMatchObject({ type: "download", code: ext, pathingHit: false }));
+    for (const ext of [
+      "doc",
+      "docx",
+      "eps",
+      "jpg",
+      "png",
+      "svg",
+      "xls",
+      "ppt",
+      "pptx",
+      "pdf",
+      "xlsx",
+      "tab",
+      "csv",
+      "zip",
+      "txt",
+      "exe",
+      "wav",
+      "mp3",
+      "mov",
+      "mpg",
+      "avi",
+      "wmv",
+    ])
+      it(ext, () =>
+        expect(link({ href: "https://www.kiwi.example/files/guide." + ext.toUpperCase() + "?v=2" })).toMatchObject({
+          type: "download",
+          code: ext,
+          pathingHit: false,
+        }),
+      );
   });
   it("other extensions and folders are not downloads; the list comes from the settings", () => {
     expect(link({ href: "/guide.html" })!.type).toBe("feature");
@@ -55,8 +84,16 @@ describe("link classification", () => {
     expect(classifyLink({ ...base, pageHost: "localhost", href: "http://localhost:3000/x" }, rules)!.type).toBe("feature");
   });
   it('"Feature text limit 50; feature path truncated to 24"', () => {
-    const c = link({ href: "https://bigfuture.kiwi.example/college-search/filters/majors/engineering", text: "Find Colleges That Offer Engineering Majors Near You Today" })!;
-    expect(c).toMatchObject({ type: "feature", name: "find colleges that offer engineering majors near y", path: "/college-search/filters/", pathingHit: true });
+    const c = link({
+      href: "https://bigfuture.kiwi.example/college-search/filters/majors/engineering",
+      text: "Find Colleges That Offer Engineering Majors Near You Today",
+    })!;
+    expect(c).toMatchObject({
+      type: "feature",
+      name: "find colleges that offer engineering majors near y",
+      path: "/college-search/filters/",
+      pathingHit: true,
+    });
     expect(c.name).toHaveLength(50);
     expect(c.path).toHaveLength(24);
     expect(link({ href: "/x", data: { feature: "Compare Tool" } })!.name).toBe("compare tool");
@@ -72,10 +109,15 @@ describe("link classification", () => {
   });
   it('"Link addresses starting with clkg/ or clkn/ plus http are unwrapped" before classifying', () => {
     expect(link({ href: "clkn/https://news.example/a" })).toMatchObject({ type: "external", url: "https://news.example/a" });
-    expect(link({ href: "https://bigfuture.kiwi.example/p/clkg/https://www.kiwi.example/a.pdf" })).toMatchObject({ type: "download", url: "https://www.kiwi.example/a.pdf" });
+    expect(link({ href: "https://bigfuture.kiwi.example/p/clkg/https://www.kiwi.example/a.pdf" })).toMatchObject({
+      type: "download",
+      url: "https://www.kiwi.example/a.pdf",
+    });
   });
   it('"Link text limit is 40 characters, lowercased"; no text is None Provided', () => {
-    expect(link({ href: "https://news.example/", text: "Register Now: SAT Dates Before The Late Deadline Passes" })!.name).toBe("register now- sat dates before late dead");
+    expect(link({ href: "https://news.example/", text: "Register Now: SAT Dates Before The Late Deadline Passes" })!.name).toBe(
+      "register now- sat dates before late dead",
+    );
     expect(link({ href: "/x", text: "   " })!.name).toBe("None Provided");
   });
   it('"Web text in names: small words dropped; | : = / become hyphens; commas, registered and trademark signs and brackets removed"', () => {
@@ -96,10 +138,22 @@ describe("link classification", () => {
   });
   it('"Link flags: search result, promo, nav, external, download, feature, each with pathing hit"', () => {
     expect(linkFlags(link({ href: "/x", data: { promo: "p" } })!)).toEqual({
-      searchResult: false, promo: true, nav: false, external: false, download: false, feature: false, pathingHit: true,
+      searchResult: false,
+      promo: true,
+      nav: false,
+      external: false,
+      download: false,
+      feature: false,
+      pathingHit: true,
     });
     expect(linkFlags(link({ href: "https://news.example/" })!)).toEqual({
-      searchResult: false, promo: false, nav: false, external: true, download: false, feature: false, pathingHit: false,
+      searchResult: false,
+      promo: false,
+      nav: false,
+      external: true,
+      download: false,
+      feature: false,
+      pathingHit: false,
     });
     expect(linkFlags(link({ href: "mailto:a@b.example" })!)).toMatchObject({ pathingHit: false, feature: false });
   });

@@ -1,13 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashCode, isPreventedHash, pageCode, pageName, pageParams, pathCodes, uuidToWord, withoutRedactedPairs } from "../../../../runtime-modules/analytics/page-name";
+import {
+  hashCode,
+  isPreventedHash,
+  pageCode,
+  pageName,
+  pageParams,
+  pathCodes,
+  uuidToWord,
+  withoutRedactedPairs,
+} from "../../../../runtime-modules/analytics/page-name";
 import { pageRules } from "./rules";
 
 const app = { ...pageRules, separator: ":" as const };
 const UUID = "3f2504e0-4f89-11d3-9a0c-0305e82c3301";
 
 describe("page names", () => {
-  it('"Page names are composed of site code, flow code, page code and view code, joined by \'/\' or \':\' (app style uses \':\')"', () => {
+  it("\"Page names are composed of site code, flow code, page code and view code, joined by '/' or ':' (app style uses ':')\"", () => {
     const input = { site: "satreg", codes: ["newreg", "datetc-choosedate", "calendar"] };
     expect(pageName(input, pageRules)).toBe("satreg/newreg/datetc-choosedate/calendar");
     expect(pageName(input, app)).toBe("satreg:newreg:datetc-choosedate:calendar");
@@ -78,7 +87,13 @@ describe("page names", () => {
       });
   });
   it("a route that only starts with a listed word is a page: a plain entry is the whole route, one ending in * = or : a prefix", () => {
-    for (const [hash, code] of [["#topics", "topics"], ["#/top-picks", "top-picks"], ["#widgets-overview", "widgets-overview"], ["#headers-and-footers", "headers-and-footers"], ["#main-contents", "main-contents"]])
+    for (const [hash, code] of [
+      ["#topics", "topics"],
+      ["#/top-picks", "top-picks"],
+      ["#widgets-overview", "widgets-overview"],
+      ["#headers-and-footers", "headers-and-footers"],
+      ["#main-contents", "main-contents"],
+    ])
       expect(hashCode(hash, pageRules.preventedHashes)).toBe(code);
     expect(isPreventedHash("widget", ["widget-*"])).toBe(false);
     expect(isPreventedHash("widget-x", ["widget-*"])).toBe(true);

@@ -5,7 +5,10 @@ import { REDACTED, decodeFully, isRedactedParam, redactText, redactUrl, safeUrl,
 const NAMES = ["u", "personId", "regId", "regNo", "i", "studentid"];
 /** A name in random case. */
 const redactedName = fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.boolean(), { minLength: 10, maxLength: 10 })).map(([n, up]) =>
-  n.split("").map((c, k) => (up[k] ? c.toUpperCase() : c.toLowerCase())).join(""),
+  n
+    .split("")
+    .map((c, k) => (up[k] ? c.toUpperCase() : c.toLowerCase()))
+    .join(""),
 );
 const value = fc.string({ unit: "binary", minLength: 1, maxLength: 30 });
 const otherName = fc.stringMatching(/^[a-z]{2,8}$/).filter((n) => !NAMES.some((r) => r.toLowerCase() === n));
@@ -84,9 +87,11 @@ describe("redaction", () => {
     expect(safeUrl("https://a.example/p?regNo=1")).toBe("https://a.example/p?regNo=[redacted]");
     expect(safeUrl("https://a.example/p?to=jane@x.example#a")).toBe("https://a.example/p");
     expect(safeUrl("https://jane@a.example/p")).toBe("");
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => {
-      expect(trackingAllowed(safeUrl(s))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        expect(trackingAllowed(safeUrl(s))).toBe(true);
+      }),
+    );
   });
 
   it("decodeFully: percent-decoded to a fixed point (bounded), malformed escapes kept, the escapes around them decoded", () => {
@@ -126,16 +131,23 @@ describe("redaction", () => {
       return t;
     };
     fc.assert(
-      fc.property(redactedName, fc.stringMatching(/^[0-9]{5,8}$/), fc.integer({ min: 1, max: 3 }), fc.boolean(), fc.constantFrom("?", "#", "?x=1&next=", "/"), (name, secret, depth, upper, where) => {
-        const email = enc("jane.doe@kiwimail.example", depth, upper);
-        const pair = enc(`${name}=${secret}`, depth, upper);
-        for (const url of [`https://a.example/p${where}${email}`, `https://a.example/p${where}${pair}`]) {
-          const sent = decodeFully(safeUrl(url));
-          expect(sent).not.toContain("kiwimail");
-          expect(sent).not.toContain(secret);
-        }
-        expect(decodeFully(redactText(`page:${pair}`))).not.toContain(secret);
-      }),
+      fc.property(
+        redactedName,
+        fc.stringMatching(/^[0-9]{5,8}$/),
+        fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
+        fc.constantFrom("?", "#", "?x=1&next=", "/"),
+        (name, secret, depth, upper, where) => {
+          const email = enc("jane.doe@kiwimail.example", depth, upper);
+          const pair = enc(`${name}=${secret}`, depth, upper);
+          for (const url of [`https://a.example/p${where}${email}`, `https://a.example/p${where}${pair}`]) {
+            const sent = decodeFully(safeUrl(url));
+            expect(sent).not.toContain("kiwimail");
+            expect(sent).not.toContain(secret);
+          }
+          expect(decodeFully(redactText(`page:${pair}`))).not.toContain(secret);
+        },
+      ),
       { numRuns: 500, seed: 22 },
     );
   });

@@ -6,8 +6,28 @@ import { rules } from "./rules";
 describe("AnalyticsRulesSchema", () => {
   it("defaults: the spec's download types and default pattern, tracking-code parameters, 60 days", () => {
     expect(rules.downloadExtensions).toEqual([
-      "doc", "docx", "eps", "jpg", "png", "svg", "xls", "ppt", "pptx", "pdf", "xlsx", "tab", "csv", "zip", "txt",
-      "exe", "wav", "mp3", "mov", "mpg", "avi", "wmv",
+      "doc",
+      "docx",
+      "eps",
+      "jpg",
+      "png",
+      "svg",
+      "xls",
+      "ppt",
+      "pptx",
+      "pdf",
+      "xlsx",
+      "tab",
+      "csv",
+      "zip",
+      "txt",
+      "exe",
+      "wav",
+      "mp3",
+      "mov",
+      "mpg",
+      "avi",
+      "wmv",
     ]);
     expect(rules.trackingParams).toEqual(["excmpid", "sfmc_cid", "s_kwcid"]);
     expect(rules.historyDays).toBe(60);

@@ -25,7 +25,8 @@ describe("internal search", () => {
       expect(searchRecord({ term: "x", type: "bfcs" })!.event).toBe("event3");
       expect(searchRecord({ term: "x" })!.event).toBe("event3");
     });
-    it("types are matched case-insensitively", () => expect(searchRecord({ term: "x", type: " Scholarship " })).toMatchObject({ type: "scholarship", event: "event26" }));
+    it("types are matched case-insensitively", () =>
+      expect(searchRecord({ term: "x", type: " Scholarship " })).toMatchObject({ type: "scholarship", event: "event26" }));
   });
 
   it('"Internal search without term: skipped" (no term field; neither a term nor a type)', () => {
@@ -34,15 +35,15 @@ describe("internal search", () => {
     expect(searchRecord({ term: "  ", type: " " })).toBeUndefined();
     expect(searchRecord({ term: "" })).toBeUndefined();
   });
-  it('"term without type gets type \'no search type entered\'"', () => {
+  it("\"term without type gets type 'no search type entered'\"", () => {
     expect(searchRecord({ term: "nursing" })).toMatchObject({ term: "nursing", type: NO_SEARCH_TYPE });
     expect(searchRecord({ term: "nursing", type: "  " })).toMatchObject({ type: "no search type entered" });
   });
-  it('"type without term gets term \'no search phrase entered\'"', () => {
+  it("\"type without term gets term 'no search phrase entered'\"", () => {
     expect(searchRecord({ term: "", type: "college" })).toMatchObject({ term: NO_SEARCH_PHRASE, type: "college", event: "event4" });
     expect(NO_SEARCH_PHRASE).toBe("no search phrase entered");
   });
-  it('"count 0 or no-results marker prefixes term with \'null:\'"', () => {
+  it("\"count 0 or no-results marker prefixes term with 'null:'\"", () => {
     expect(searchRecord({ term: "Nursing", type: "college", count: 0 })).toMatchObject({ term: "null:nursing", nullified: true, count: 0 });
     expect(searchRecord({ term: "nursing", nullifiedTerm: true })).toMatchObject({ term: "null:nursing", nullified: true });
     expect(searchRecord({ term: "", type: "career", count: 0 })!.term).toBe("null:no search phrase entered");
@@ -50,7 +51,7 @@ describe("internal search", () => {
     expect(searchRecord({ term: "nursing", count: 3 })).toMatchObject({ term: "nursing", count: 3 });
     expect(searchRecord({ term: "null:nursing", count: 0 })).toMatchObject({ term: "null:nursing", nullified: true });
   });
-  it('"type \'college\' marks quick search" (and the push\'s isQuick)', () => {
+  it("\"type 'college' marks quick search\" (and the push's isQuick)", () => {
     expect(searchRecord({ term: "ucla", type: "college" })!.quick).toBe(true);
     expect(searchRecord({ term: "ucla", type: "scholarship" })!.quick).toBeUndefined();
     expect(searchRecord({ term: "ucla", type: "scholarship", isQuick: true })!.quick).toBe(true);
@@ -72,7 +73,11 @@ describe("internal search", () => {
     expect(searchRecord({ term: "sat dates", origTerm: "SATT dates" })!.origTerm).toBe("SATT dates");
   });
   it("facets pipe-separated (a string as given, or a list joined); count, speed and the page state code kept", () => {
-    expect(searchRecord({ term: "x", facet: "major|location", speed: 120.5, pageStateCode: "results" })).toMatchObject({ facet: "major|location", speed: 120.5, pageStateCode: "results" });
+    expect(searchRecord({ term: "x", facet: "major|location", speed: 120.5, pageStateCode: "results" })).toMatchObject({
+      facet: "major|location",
+      speed: 120.5,
+      pageStateCode: "results",
+    });
     expect(searchRecord({ term: "x", facet: ["major", " ", "location"] })!.facet).toBe("major|location");
     expect(searchRecord({ term: "x", count: Number.NaN, speed: "fast" })).not.toHaveProperty("count");
   });
@@ -86,7 +91,12 @@ describe("internal search", () => {
   });
   it('"Duplicate identical searches suppressed": two pushes have the same key exactly when their records are the same', () => {
     const push = fc.record(
-      { term: fc.constantFrom("Nursing", " nursing ", "art", ""), type: fc.constantFrom("college", "site", "bfcs_spirit", "bfcs", undefined), count: fc.constantFrom(0, 3, undefined), facet: fc.constantFrom("a|b", undefined) },
+      {
+        term: fc.constantFrom("Nursing", " nursing ", "art", ""),
+        type: fc.constantFrom("college", "site", "bfcs_spirit", "bfcs", undefined),
+        count: fc.constantFrom(0, 3, undefined),
+        facet: fc.constantFrom("a|b", undefined),
+      },
       { requiredKeys: ["term"] },
     );
     fc.assert(

@@ -45,7 +45,11 @@ describe("traffic source: this page view's touch", () => {
   });
   it('"email message, recipient and segment ids" come with a campaign', () => {
     expect(touch(PAGE + "?sfmc_cid=em-7&sfmc_mid=m1&sfmc_rid=r2&sfmc_sid=s3")).toEqual({
-      channel: "Email", campaign: "em-7", emailMessage: "m1", recipientId: "r2", segmentId: "s3",
+      channel: "Email",
+      campaign: "em-7",
+      emailMessage: "m1",
+      recipientId: "r2",
+      segmentId: "s3",
     });
     expect(touch(PAGE + "?sfmc_mid=m1")).toEqual({ channel: "Direct" });
   });
@@ -55,7 +59,12 @@ describe("traffic source: this page view's touch", () => {
   it("an internal referrer starts no touch, unless there is a tracking code", () => {
     expect(touch(PAGE, "https://www.kiwi.example/sat")).toBeUndefined();
     expect(touch(PAGE, "https://bigfuture.kiwi.example/")).toBeUndefined();
-    expect(readTouch({ url: PAGE, referrer: "https://a.kiwi-partner.example/", apexDomain: "kiwi.example" }, { ...rules, internalDomains: ["kiwi-partner.example"] })).toBeUndefined();
+    expect(
+      readTouch(
+        { url: PAGE, referrer: "https://a.kiwi-partner.example/", apexDomain: "kiwi.example" },
+        { ...rules, internalDomains: ["kiwi-partner.example"] },
+      ),
+    ).toBeUndefined();
     expect(touch(PAGE + "?excmpid=em-1", "https://www.kiwi.example/")).toEqual({ channel: "Email", campaign: "em-1" });
   });
   it('"Partner domains (five)": a partner referrer is Partner Sites, with the partner', () => {
@@ -64,7 +73,10 @@ describe("traffic source: this page view's touch", () => {
   });
   it("a search-engine referrer is Organic Search, with its keywords (Not Avail when hidden)", () => {
     expect(touch(PAGE, "https://www.bing.com/search?q=SAT+Dates")).toEqual({
-      channel: "Organic Search", referrer: "https://www.bing.com/search?q=SAT+Dates", referringDomain: "bing.com", keywords: "sat dates",
+      channel: "Organic Search",
+      referrer: "https://www.bing.com/search?q=SAT+Dates",
+      referringDomain: "bing.com",
+      keywords: "sat dates",
     });
     expect(touch(PAGE, "https://www.google.com/")).toMatchObject({ channel: "Organic Search", keywords: NOT_AVAIL });
     expect(touch(PAGE, "https://search.yahoo.com/search?p=psat")).toMatchObject({ keywords: "psat" });
@@ -82,8 +94,16 @@ describe("traffic source: this page view's touch", () => {
     expect(touch(PAGE, `https://${new URL(PAGE).hostname}/me/kid@mail.example`)).toBeUndefined();
   });
   it("any other referrer is Referring Domains; a campaign code still decides the channel", () => {
-    expect(touch(PAGE, "https://news.example/a")).toEqual({ channel: "Referring Domains", referrer: "https://news.example/a", referringDomain: "news.example" });
-    expect(touch(PAGE + "?excmpid=sm-x", "https://news.example/a")).toMatchObject({ channel: "Social Media", campaign: "sm-x", referringDomain: "news.example" });
+    expect(touch(PAGE, "https://news.example/a")).toEqual({
+      channel: "Referring Domains",
+      referrer: "https://news.example/a",
+      referringDomain: "news.example",
+    });
+    expect(touch(PAGE + "?excmpid=sm-x", "https://news.example/a")).toMatchObject({
+      channel: "Social Media",
+      campaign: "sm-x",
+      referringDomain: "news.example",
+    });
   });
   it("the referrer is redacted and never carries an email address", () => {
     expect(touch(PAGE, "https://news.example/a?regNo=55&x=1")!.referrer).toBe("https://news.example/a?regNo=[redacted]&x=1");
@@ -132,7 +152,13 @@ describe("traffic source: history", () => {
     const h = recordTouch(emptyHistory(), email, T0, days);
     expect(recordTouch(h, undefined, T0 + 60 * DAY_MS, days)).toBe(h);
     expect(recordTouch(h, undefined, T0 + 60 * DAY_MS + 1, days)).toEqual(emptyHistory());
-    expect(recordTouch(h, direct, T0 + 61 * DAY_MS, days)).toEqual({ channels: ["Direct"], campaigns: [], first: "Direct", latest: "Direct", t: T0 + 61 * DAY_MS });
+    expect(recordTouch(h, direct, T0 + 61 * DAY_MS, days)).toEqual({
+      channels: ["Direct"],
+      campaigns: [],
+      first: "Direct",
+      latest: "Direct",
+      t: T0 + 61 * DAY_MS,
+    });
     expect(historyChanged(h, recordTouch(h, undefined, T0 + 61 * DAY_MS, days))).toBe(true);
   });
   it('"traffic path delimiter ^, lists truncated to 100 characters" (oldest entries dropped)', () => {
@@ -154,7 +180,10 @@ describe("traffic source: history", () => {
     const t = fc.oneof(
       fc.constant(undefined),
       fc.constant<Touch>({ channel: "Direct" }),
-      fc.record({ channel: fc.constantFrom("Email", "SMS", "Organic Search", "Referring Domains"), campaign: fc.option(fc.stringMatching(/^[a-z]{2}-[a-z0-9^]{1,30}$/), { nil: undefined }) }),
+      fc.record({
+        channel: fc.constantFrom("Email", "SMS", "Organic Search", "Referring Domains"),
+        campaign: fc.option(fc.stringMatching(/^[a-z]{2}-[a-z0-9^]{1,30}$/), { nil: undefined }),
+      }),
     );
     fc.assert(
       fc.property(fc.array(fc.tuple(t, fc.integer({ min: 0, max: 70 * DAY_MS })), { maxLength: 40 }), (steps) => {
@@ -189,12 +218,17 @@ describe("traffic source: cookies", () => {
     for (const bad of [undefined, "", "{", "null", "[]", '"x"', '{"channels":"Email"}', '{"t":"soon"}'])
       expect(decodeHistory(bad), String(bad)).toEqual(emptyHistory());
     expect(decodeHistory('{"channels":["Email",3,"a^b",""],"campaigns":[null],"first":7,"latest":"Email","t":5}')).toEqual({
-      channels: ["Email", "ab"], campaigns: [], latest: "Email", t: 5,
+      channels: ["Email", "ab"],
+      campaigns: [],
+      latest: "Email",
+      t: 5,
     });
-    fc.assert(fc.property(fc.string(), (s) => {
-      const h = decodeHistory(s);
-      expect(Array.isArray(h.channels) && Array.isArray(h.campaigns) && typeof h.t === "number").toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const h = decodeHistory(s);
+        expect(Array.isArray(h.channels) && Array.isArray(h.campaigns) && typeof h.t === "number").toBe(true);
+      }),
+    );
   });
   it("the cookie is written only when the history changed", () => {
     const h = recordTouch(emptyHistory(), { channel: "Email", campaign: "em-1" }, T0, days);

@@ -27,9 +27,11 @@ describe("web text", () => {
     expect(webText("SAT prep", ["prep"])).toBe("SAT");
   });
   it("web text is idempotent", () => {
-    fc.assert(fc.property(anyText, (s) => {
-      expect(webText(webText(s, small), small)).toBe(webText(s, small));
-    }));
+    fc.assert(
+      fc.property(anyText, (s) => {
+        expect(webText(webText(s, small), small)).toBe(webText(s, small));
+      }),
+    );
   });
   it("web text holds none of | : = / , ® ™ or brackets, and no small word", () => {
     fc.assert(
@@ -57,10 +59,12 @@ describe("web text", () => {
     expect(activityMapText("x".repeat(150))).toHaveLength(99);
     expect(activityMapName("y".repeat(300))).toHaveLength(200);
     expect(activityMapText("  short   text ")).toBe("short text");
-    fc.assert(fc.property(anyText, (s) => {
-      expect(activityMapText(s.repeat(3)).length).toBeLessThanOrEqual(99);
-      expect(activityMapName(s.repeat(5)).length).toBeLessThanOrEqual(200);
-    }));
+    fc.assert(
+      fc.property(anyText, (s) => {
+        expect(activityMapText(s.repeat(3)).length).toBeLessThanOrEqual(99);
+        expect(activityMapName(s.repeat(5)).length).toBeLessThanOrEqual(200);
+      }),
+    );
   });
   it("cutting never splits a surrogate pair (a record stays encodable)", () => {
     expect(cut("ab😀", 3)).toBe("ab");

@@ -31,11 +31,19 @@ describe("web vitals", () => {
   });
   it('"page-performance metrics (LCP, CLS, FCP, INP, TTFB)": the batch keeps these, in order', () => {
     const batch = vitalsBatch([metric("LCP", 1000.6), metric("FID", 3), metric("CLS", 0.01), metric("FCP", 1), metric("INP", 2), metric("TTFB", 3)]);
-    expect(batch.map((r) => [r.name, r.delta])).toEqual([["LCP", 1001], ["CLS", 10], ["FCP", 1], ["INP", 2], ["TTFB", 3]]);
+    expect(batch.map((r) => [r.name, r.delta])).toEqual([
+      ["LCP", 1001],
+      ["CLS", 10],
+      ["FCP", 1],
+      ["INP", 2],
+      ["TTFB", 3],
+    ]);
   });
   it("every delta is an integer", () => {
-    fc.assert(fc.property(fc.constantFrom("LCP", "CLS", "FCP", "INP", "TTFB"), fc.double(), (name, d) => {
-      expect(Number.isInteger(vitalDelta(name, d))).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom("LCP", "CLS", "FCP", "INP", "TTFB"), fc.double(), (name, d) => {
+        expect(Number.isInteger(vitalDelta(name, d))).toBe(true);
+      }),
+    );
   });
 });

@@ -103,8 +103,15 @@ describe("boot", () => {
     expect(received!.bundle).toBe(config);
     for (const key of ["log", "monitor", "consent", "cookies", "page", "loadScript"]) expect(received).toHaveProperty(key);
     expect(page.window.sitetags.modules).toEqual(["survey"]);
-    expect(page.window.sitetags.log.some((e: { message: string; data: { module: string } }) => e.message === "module failed" && e.data.module === "chat")).toBe(true);
-    expect(page.scripts().map((s) => s.id).filter((id) => id !== "sitetags-fpid")).toEqual(["sitetags-survey"]);
+    expect(page.window.sitetags.log.some((e: { message: string; data: { module: string } }) => e.message === "module failed" && e.data.module === "chat")).toBe(
+      true,
+    );
+    expect(
+      page
+        .scripts()
+        .map((s) => s.id)
+        .filter((id) => id !== "sitetags-fpid"),
+    ).toEqual(["sitetags-survey"]);
   });
   it('an element with id="sitetags" (named access on window) is not taken for a first copy', () => {
     const page = load({ url: "https://scores.kiwi.example/" });
@@ -148,9 +155,22 @@ describe("boot", () => {
     const rule = (id: string, actions: unknown[]) => ({ id, name: id, order: 50, enabled: true, events: [{ type: "libraryLoaded" }], conditions: [], actions });
     const config = bundleConfig({
       modules: { chat: chatConfig() },
-      rules: [rule("r", [{ type: "command", module: "chat", name: "bad", args: [], waitBeforeNext: true }, { type: "pushDataLayer", data: { after: "failed wait" } }])],
+      rules: [
+        rule("r", [
+          { type: "command", module: "chat", name: "bad", args: [], waitBeforeNext: true },
+          { type: "pushDataLayer", data: { after: "failed wait" } },
+        ]),
+      ],
     } as never);
-    boot(config, { chat: () => ({ commands: { bad: () => { throw new Error("command bug"); } } }) });
+    boot(config, {
+      chat: () => ({
+        commands: {
+          bad: () => {
+            throw new Error("command bug");
+          },
+        },
+      }),
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(JSON.stringify(page.window.kiwiDataLayer ?? [])).not.toContain("failed wait");
     expect(page.window.sitetags.log.map((e: { message: string }) => e.message)).not.toContain("command failed");

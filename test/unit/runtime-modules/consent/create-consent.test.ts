@@ -52,7 +52,9 @@ describe("privacy consent changes", () => {
     p.report(",C0001,");
     expect(p.changes).toEqual([]);
     p.report(",C0001,C0002,C0004,");
-    expect(p.changes).toEqual([[expect.objectContaining({ status: "in", type: "performance", actionSource: "banner" }), expect.objectContaining({ status: "in", type: "marketing" })]]);
+    expect(p.changes).toEqual([
+      [expect.objectContaining({ status: "in", type: "performance", actionSource: "banner" }), expect.objectContaining({ status: "in", type: "marketing" })],
+    ]);
   });
   it("a first report that comes with the visitor's own decision (the banner's consent event) is a change", () => {
     const p = page(undefined);
@@ -70,11 +72,21 @@ describe("whenTagAllowed", () => {
   it("a tag blocked for good (the privacy signal) calls back `blocked`, never `load`; one waiting for consent neither, until consent comes", () => {
     const blockedPage = page(",C0001,C0002,C0003,C0004,", false, true);
     const calls: string[] = [];
-    blockedPage.consent.whenTagAllowed("ads", "marketing", () => calls.push("load"), () => calls.push("blocked"));
+    blockedPage.consent.whenTagAllowed(
+      "ads",
+      "marketing",
+      () => calls.push("load"),
+      () => calls.push("blocked"),
+    );
     expect(calls).toEqual(["blocked"]);
     const waiting = page(",C0001,");
     const later: string[] = [];
-    waiting.consent.whenTagAllowed("ads", "marketing", () => later.push("load"), () => later.push("blocked"));
+    waiting.consent.whenTagAllowed(
+      "ads",
+      "marketing",
+      () => later.push("load"),
+      () => later.push("blocked"),
+    );
     expect(later).toEqual([]);
     waiting.report(",C0001,C0004,");
     expect(later).toEqual(["load"]);

@@ -20,7 +20,9 @@ describe("sdkConsent", () => {
   it("explicit opt-out (banner closed without performance) ⇒ out; opting in again ⇒ in", () => {
     const out = run({ type: "groups-updated", groups: ",C0001,C0004," }, { type: "banner-closed" });
     expect(sdkConsent(out)).toBe("out");
-    expect(sdkConsent(run({ type: "groups-updated", groups: ",C0001," }, { type: "banner-closed" }, { type: "groups-updated", groups: ",C0001,C0002," }))).toBe("in");
+    expect(sdkConsent(run({ type: "groups-updated", groups: ",C0001," }, { type: "banner-closed" }, { type: "groups-updated", groups: ",C0001,C0002," }))).toBe(
+      "in",
+    );
   });
   it("consent objects of the wire format: {standard: Adobe, version: 1.0, value: {general}}", () => {
     expect(consentObjects("in")).toEqual([{ standard: "Adobe", version: "1.0", value: { general: "in" } }]);

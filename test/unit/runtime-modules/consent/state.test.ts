@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { groupsGrant, hasRequiredGroup, parseActiveGroups } from "../../../../runtime-modules/consent/active-groups";
 import { CATEGORIES } from "../../../../runtime-modules/consent/categories";
-import {
-  categoryAllowed,
-  consentMode,
-  consentReducer,
-  initialConsentState,
-  isWaitingForBanner,
-} from "../../../../runtime-modules/consent/state";
+import { categoryAllowed, consentMode, consentReducer, initialConsentState, isWaitingForBanner } from "../../../../runtime-modules/consent/state";
 import { ids, run, withGroups } from "./fixtures";
 
 const allowed = (s: ReturnType<typeof run>) => CATEGORIES.filter((c) => categoryAllowed(s, c));

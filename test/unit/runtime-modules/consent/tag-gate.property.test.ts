@@ -21,12 +21,24 @@ const TAGS = ["pixel", "chat", "survey"];
 const GROUPS = ["C0001", "C0002", "C0003", "C0004", "C0005", "C0006", "X0002", "C00021"];
 const SYNTHETIC_UA = "Mozilla/5.0 (compatible; Catchpoint)";
 const CATEGORY_LABELS: Record<string, ConsentCategory | undefined> = {
-  performance: "performance", Performance: "performance", functional: "functional", Functional: "functional",
-  marketing: "marketing", Marketing: "marketing", programFunctional: "programFunctional", "Program-Functional": "programFunctional",
-  programMarketing: "programMarketing", "Program-Marketing": "programMarketing", bogus: undefined,
+  performance: "performance",
+  Performance: "performance",
+  functional: "functional",
+  Functional: "functional",
+  marketing: "marketing",
+  Marketing: "marketing",
+  programFunctional: "programFunctional",
+  "Program-Functional": "programFunctional",
+  programMarketing: "programMarketing",
+  "Program-Marketing": "programMarketing",
+  bogus: undefined,
 };
 const GROUP_OF: Record<ConsentCategory, string> = {
-  performance: "C0002", functional: "C0003", marketing: "C0004", programFunctional: "C0005", programMarketing: "C0006",
+  performance: "C0002",
+  functional: "C0003",
+  marketing: "C0004",
+  programFunctional: "C0005",
+  programMarketing: "C0006",
 };
 
 const sub = <T>(items: T[]) => fc.subarray(items);
@@ -66,7 +78,10 @@ const scenario = fc.record({
   emailInQuery: fc.boolean(),
   idInQuery: fc.boolean(),
   referrerKind: fc.constantFrom("none", "plain", "email", "id"),
-  userId: fc.option(fc.integer({ min: 100000, max: 999999 }).map((n) => "U" + n), { nil: undefined }),
+  userId: fc.option(
+    fc.integer({ min: 100000, max: 999999 }).map((n) => "U" + n),
+    { nil: undefined },
+  ),
   category: fc.constantFrom(...Object.keys(CATEGORY_LABELS), undefined),
   defaultCategory: fc.constantFrom<ConsentCategory>("performance", "functional", "marketing", "programFunctional", "programMarketing"),
   synthetic: fc.boolean(),
@@ -82,10 +97,13 @@ function build(s: Scenario) {
   const idInQuery = s.idInQuery && !!s.userId;
   if (idInQuery) params.push("who=" + s.userId!.toLowerCase());
   const referrer =
-    s.referrerKind === "plain" ? "https://ref.example/page?q=sat"
-    : s.referrerKind === "email" ? "https://ref.example/?u=jane@school.org"
-    : s.referrerKind === "id" && s.userId ? "https://ref.example/?u=" + s.userId
-    : "";
+    s.referrerKind === "plain"
+      ? "https://ref.example/page?q=sat"
+      : s.referrerKind === "email"
+        ? "https://ref.example/?u=jane@school.org"
+        : s.referrerKind === "id" && s.userId
+          ? "https://ref.example/?u=" + s.userId
+          : "";
   const exclusions = s.specExclusions ? { ...SPEC_EXCLUSIONS, allowHosts: s.exclusions.allowHosts } : s.exclusions;
   return {
     query: params.length ? "?" + params.join("&") : "",

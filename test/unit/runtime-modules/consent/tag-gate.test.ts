@@ -60,13 +60,20 @@ describe("decideTag: one reason per check, for the QA preview", () => {
   });
   it('"Internal sites always allow": "full consent on internal sites", without waiting for the banner', () => {
     const internal = { internal: true, appId: "77" };
-    expect(decide({ site: internal, consent: run(), category: "marketing", page: { host: "x.kiwi.example", query: "", referrer: "" } })).toMatchObject({ allowed: true, reason: "internal-site" });
+    expect(decide({ site: internal, consent: run(), category: "marketing", page: { host: "x.kiwi.example", query: "", referrer: "" } })).toMatchObject({
+      allowed: true,
+      reason: "internal-site",
+    });
     expect(decide({ site: internal, consent: run(), category: "programMarketing" })).toMatchObject({ allowed: true, reason: "internal-site" });
   });
   it("on an internal site the legal checks still hold: exclusion lists, the privacy signal, a user name in the address", () => {
     const internal = { internal: true, appId: "292" };
     const page = { host: "testday.kiwi.example", query: "", referrer: "" };
-    expect(decide({ site: internal, consent: run(), category: "marketing", page })).toMatchObject({ allowed: false, reason: "exclusion-app-id", status: { reason: "legal" } });
+    expect(decide({ site: internal, consent: run(), category: "marketing", page })).toMatchObject({
+      allowed: false,
+      reason: "exclusion-app-id",
+      status: { reason: "legal" },
+    });
     const other = { internal: true, appId: "77" };
     expect(decide({ site: other, consent: run(), category: "marketing", gpc: true, page })).toMatchObject({ allowed: false, reason: "gpc" });
     expect(decide({ site: other, consent: run(), category: "performance", page })).toMatchObject({ allowed: true, reason: "internal-site" });
@@ -90,7 +97,12 @@ describe("decideTag: one reason per check, for the QA preview", () => {
   });
   it('"Exclusion app ids: functional 229; marketing 8, 229, 282, 292, 366, 395, 412": status legal', () => {
     for (const appId of ["8", "229", "282", "292", "366", "395", "412"])
-      expect(decide({ site: { internal: false, appId } })).toMatchObject({ allowed: false, reason: "exclusion-app-id", detail: appId, status: { reason: "legal" } });
+      expect(decide({ site: { internal: false, appId } })).toMatchObject({
+        allowed: false,
+        reason: "exclusion-app-id",
+        detail: appId,
+        status: { reason: "legal" },
+      });
     expect(reason({ category: "functional", site: { internal: false, appId: "229" } })).toBe("exclusion-app-id");
     expect(reason({ category: "functional", site: { internal: false, appId: "8" } })).toBe("consent-given");
     expect(reason({ category: "performance", site: { internal: false, appId: "229" } })).toBe("consent-given");
@@ -131,9 +143,24 @@ describe("decideTag: check order (the first decisive check wins)", () => {
     stored: { status: "disabled", reason: "legal" },
     site: { internal: false, appId: "8" },
     page: { host: "store.kiwi.example", query: "?cb-disable-pixel&e=a@b.org", referrer: "" },
-    settings: { defaultCategory: "marketing", exclusions: { ...SPEC_EXCLUSIONS, allowHosts: ["www.kiwi.example"], hosts: { functional: [], marketing: ["store.kiwi.example"] } }, syntheticsUserAgent: "Synthetics" },
+    settings: {
+      defaultCategory: "marketing",
+      exclusions: { ...SPEC_EXCLUSIONS, allowHosts: ["www.kiwi.example"], hosts: { functional: [], marketing: ["store.kiwi.example"] } },
+      syntheticsUserAgent: "Synthetics",
+    },
   };
-  const order = ["cb-disable", "synthetics", "allow-list", "stored-status", "consent-category", "exclusion-app-id", "exclusion-host", "gpc", "user-name-in-url", "consent-given"];
+  const order = [
+    "cb-disable",
+    "synthetics",
+    "allow-list",
+    "stored-status",
+    "consent-category",
+    "exclusion-app-id",
+    "exclusion-host",
+    "gpc",
+    "user-name-in-url",
+    "consent-given",
+  ];
   it("removing one blocker at a time reveals the next, in the documented order", () => {
     const steps: Array<(i: TagGateInput) => TagGateInput> = [
       (i) => ({ ...i, page: { ...i.page, query: "?e=a@b.org" } }),
@@ -158,7 +185,9 @@ describe("decideTag: check order (the first decisive check wins)", () => {
     const site = { internal: true, appId: "8" };
     expect(reason({ ...everything, site })).toBe("cb-disable");
     expect(reason({ site, userAgent: "Synthetics" })).toBe("synthetics");
-    expect(reason({ ...everything, site, page: { host: "store.kiwi.example", query: "", referrer: "" }, userAgent: "Chrome", stored: undefined })).toBe("allow-list");
+    expect(reason({ ...everything, site, page: { host: "store.kiwi.example", query: "", referrer: "" }, userAgent: "Chrome", stored: undefined })).toBe(
+      "allow-list",
+    );
   });
 });
 

@@ -12,7 +12,12 @@ afterEach(() => {
 /** JSON values whose objects may hold the dangerous keys as own keys (as JSON.parse builds them). */
 const key = fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "a", "b", "polluted", "toString"), fc.string({ maxLength: 4 }));
 const { json } = fc.letrec((tie) => ({
-  json: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.boolean(), fc.constant(null)), tie("obj"), fc.array(tie("json"), { maxLength: 3 })),
+  json: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.boolean(), fc.constant(null)),
+    tie("obj"),
+    fc.array(tie("json"), { maxLength: 3 }),
+  ),
   obj: fc.dictionary(key, tie("json"), { maxKeys: 4 }),
 }));
 /** The source as text, parsed: "__proto__" stays an own key. */
@@ -54,7 +59,12 @@ describe("mergeInto (the one guarded deep merge: own keys only; __proto__, const
   });
 
   it("the classic payloads change no prototype, at the top or nested", () => {
-    for (const text of ['{"__proto__":{"polluted":1}}', '{"a":{"__proto__":{"polluted":1}}}', '{"constructor":{"prototype":{"polluted":1}}}', '{"a":{"constructor":{"prototype":{"polluted":1}}}}']) {
+    for (const text of [
+      '{"__proto__":{"polluted":1}}',
+      '{"a":{"__proto__":{"polluted":1}}}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+      '{"a":{"constructor":{"prototype":{"polluted":1}}}}',
+    ]) {
       const target: Record<string, unknown> = { a: {} };
       mergeInto(target, JSON.parse(text));
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -24,6 +24,8 @@ describe("moduleEventListener", () => {
       },
     });
     expect(() => listen({ event: "boom" }, "boom")).not.toThrow();
-    expect(log.entries).toEqual([expect.objectContaining({ level: "error", message: MODULE_FAILED, data: { module: "lab", event: "boom", error: expect.stringContaining("bad push") } })]);
+    expect(log.entries).toEqual([
+      expect.objectContaining({ level: "error", message: MODULE_FAILED, data: { module: "lab", event: "boom", error: expect.stringContaining("bad push") } }),
+    ]);
   });
 });

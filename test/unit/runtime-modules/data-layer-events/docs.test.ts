@@ -95,7 +95,11 @@ describe("the table", () => {
   });
 
   it("every note is on a field the event has", () => {
-    const stray = events.flatMap((e) => Object.keys(docs[e].notes || {}).filter((p) => !paths(shapes[e]).includes(p)).map((p) => `${e}: ${p}`));
+    const stray = events.flatMap((e) =>
+      Object.keys(docs[e].notes || {})
+        .filter((p) => !paths(shapes[e]).includes(p))
+        .map((p) => `${e}: ${p}`),
+    );
     expect(stray).toEqual([]);
   });
 

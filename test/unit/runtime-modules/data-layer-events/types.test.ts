@@ -81,7 +81,9 @@ describe("derived types", () => {
   });
 
   it("lists, number literals, unknown", () => {
-    expectTypeOf<EventFields<"course-event">["events"]>().toEqualTypeOf<("student-registration" | "course-enrolment" | "exam-registration" | "asset-upload" | "final-submission")[]>();
+    expectTypeOf<EventFields<"course-event">["events"]>().toEqualTypeOf<
+      ("student-registration" | "course-enrolment" | "exam-registration" | "asset-upload" | "final-submission")[]
+    >();
     expectTypeOf<EventFields<"ap-score-view">["testYears"]>().toEqualTypeOf<(string | number)[]>();
     expectTypeOf<EventFields<"career-quiz">["complete"]>().toEqualTypeOf<1 | undefined>();
     expectTypeOf<EventFields<"registration-step">["feeWaiver"]>().toEqualTypeOf<("claimed-code" | "offered-benefit" | "claimed-benefit")[] | undefined>();

@@ -52,25 +52,67 @@ describe("one warning per problem, naming the event and the field", () => {
   it.each([
     ["missing required field", { event: "list-change", changeType: "added-list-item", itemType: "college", newTotalItemsInList: 3 }, "itemName", "is required"],
     ["wrong type", { event: "search", term: 42 }, "term", "must be a string, got 42"],
-    ["non-integer", { event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi U", newTotalItemsInList: "3" }, "newTotalItemsInList", 'must be an integer, got "3"'],
+    [
+      "non-integer",
+      { event: "list-change", changeType: "added-list-item", itemType: "college", itemName: "Kiwi U", newTotalItemsInList: "3" },
+      "newTotalItemsInList",
+      'must be an integer, got "3"',
+    ],
     ["fraction for an integer", { event: "list-view", itemListSize: 2.5 }, "itemListSize", "must be an integer, got 2.5"],
     ["NaN for a number", { event: "vouchers-order", action: "order-new", id: "V1", maxCostUsd: NaN }, "maxCostUsd", "must be a number, got NaN"],
-    ["bad enum value", { event: "list-change", changeType: "add", itemType: "college", itemName: "Kiwi U", newTotalItemsInList: 1 }, "changeType", 'must be "added-list-item" or "removed-list-item", got "add"'],
+    [
+      "bad enum value",
+      { event: "list-change", changeType: "add", itemType: "college", itemName: "Kiwi U", newTotalItemsInList: 1 },
+      "changeType",
+      'must be "added-list-item" or "removed-list-item", got "add"',
+    ],
     ["number literal", { event: "career-quiz", pageName: "q", complete: true }, "complete", "must be 1, got true"],
-    ["string for a number literal", { event: "registration-step", flow: "newreg", page: "start", steps: [{ page: "start", action: "view", pageReach: "1" }] }, "steps[0].pageReach", 'must be 0 or 1, got "1"'],
+    [
+      "string for a number literal",
+      { event: "registration-step", flow: "newreg", page: "start", steps: [{ page: "start", action: "view", pageReach: "1" }] },
+      "steps[0].pageReach",
+      'must be 0 or 1, got "1"',
+    ],
     ["nested field", { event: "search-result-click", destination: "/x", searchData: { term: "kiwi", type: 3 } }, "searchData.type", "must be a string, got 3"],
     ["nested required field", { event: "search-result-click", destination: "/x", searchData: { type: "college" } }, "searchData.term", "is required"],
     ["nested object not an object", { event: "search-result-click", destination: "/x", searchData: "kiwi" }, "searchData", 'must be an object, got "kiwi"'],
     ["list not a list", { event: "ap-score-send", diCodes: "1234" }, "diCodes", 'must be a list, got "1234"'],
     ["bad list item (first only)", { event: "ap-score-send", diCodes: ["1", 2, 3] }, "diCodes[1]", "must be a string, got 2"],
-    ["bad enum list item", { event: "course-event", studentId: "s", courseId: "c", educationPeriodCode: 26, courseOrgId: "o", events: ["enrol"] }, "events[0]", 'must be "student-registration" or "course-enrolment" or "exam-registration" or "asset-upload" or "final-submission", got "enrol"'],
+    [
+      "bad enum list item",
+      { event: "course-event", studentId: "s", courseId: "c", educationPeriodCode: 26, courseOrgId: "o", events: ["enrol"] },
+      "events[0]",
+      'must be "student-registration" or "course-enrolment" or "exam-registration" or "asset-upload" or "final-submission", got "enrol"',
+    ],
     ["list of objects not a list", { event: "web-vitals", metrics: {} }, "metrics", "must be a list, got an object"],
-    ["bad object in a list (first only)", { event: "web-vitals", metrics: [{ name: "LCP", rating: "good", navigationType: "navigate", delta: 1 }, { name: "FID", rating: "good", navigationType: "navigate", delta: 1 }, { name: "X" }] }, "metrics[1].name", 'must be "LCP" or "CLS" or "FCP" or "INP" or "TTFB", got "FID"'],
+    [
+      "bad object in a list (first only)",
+      {
+        event: "web-vitals",
+        metrics: [
+          { name: "LCP", rating: "good", navigationType: "navigate", delta: 1 },
+          { name: "FID", rating: "good", navigationType: "navigate", delta: 1 },
+          { name: "X" },
+        ],
+      },
+      "metrics[1].name",
+      'must be "LCP" or "CLS" or "FCP" or "INP" or "TTFB", got "FID"',
+    ],
     ["optional nested object of the wrong kind", { event: "award-download", downloads: [], award: [] }, "award", "must be an object, got a list"],
     ["null is a value", { event: "search", term: "kiwi", count: null }, "count", "must be an integer, got null"],
     ["mixed members", { event: "vouchers-order", action: "order-new", id: true }, "id", "must be a string or a number, got true"],
-    ["typo of a missing field", { event: "list-change", changeType: "added-list-item", itemType: "college", itemname: "Kiwi U", newTotalItemsInList: 3 }, "itemname", 'is not documented (did you mean "itemName"?)'],
-    ["typo of a nested field", { event: "search-result-click", destination: "/x", searchData: { term: "kiwi", type: "college", isQiuck: true } }, "searchData.isQiuck", 'is not documented (did you mean "searchData.isQuick"?)'],
+    [
+      "typo of a missing field",
+      { event: "list-change", changeType: "added-list-item", itemType: "college", itemname: "Kiwi U", newTotalItemsInList: 3 },
+      "itemname",
+      'is not documented (did you mean "itemName"?)',
+    ],
+    [
+      "typo of a nested field",
+      { event: "search-result-click", destination: "/x", searchData: { term: "kiwi", type: "college", isQiuck: true } },
+      "searchData.isQiuck",
+      'is not documented (did you mean "searchData.isQuick"?)',
+    ],
     ["long strings are cut", { event: "search", term: "kiwi", count: "x".repeat(100) }, "count", `must be an integer, got "${"x".repeat(40)}…"`],
   ])("%s", (_, push, field, problem) => {
     const event = (push as { event: string }).event;
@@ -122,7 +164,13 @@ function wrongValue(type: FieldType): unknown {
 
 describe("every field of every event (generated from the table)", () => {
   const cases = events.flatMap((event) =>
-    Object.entries(shapes[event]).map(([key, type]) => ({ event, key, name: key.replace(/\?$/, ""), type, optional: key.endsWith("?") || (typeof type === "string" && type.endsWith("?")) })),
+    Object.entries(shapes[event]).map(([key, type]) => ({
+      event,
+      key,
+      name: key.replace(/\?$/, ""),
+      type,
+      optional: key.endsWith("?") || (typeof type === "string" && type.endsWith("?")),
+    })),
   );
 
   it.each(cases.filter((c) => !c.optional))("$event: without required field $name, exactly one warning naming it", ({ event, name }) => {
@@ -131,13 +179,16 @@ describe("every field of every event (generated from the table)", () => {
     expect(check(push)).toEqual([pushProblem(event, name, IS_REQUIRED)]);
   });
 
-  it.each(cases.filter((c) => wrongValue(c.type) !== undefined))("$event: a wrong value in $name gives exactly one warning naming it", ({ event, name, type }) => {
-    const push = example(event);
-    push[name] = wrongValue(type);
-    const warnings = check(push);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(new RegExp(`^data layer push "${event}": field "${name}" must be `));
-  });
+  it.each(cases.filter((c) => wrongValue(c.type) !== undefined))(
+    "$event: a wrong value in $name gives exactly one warning naming it",
+    ({ event, name, type }) => {
+      const push = example(event);
+      push[name] = wrongValue(type);
+      const warnings = check(push);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(new RegExp(`^data layer push "${event}": field "${name}" must be `));
+    },
+  );
 });
 
 describe("unknown event names", () => {
@@ -204,21 +255,51 @@ describe("never throws", () => {
   });
 
   it("on random fields under every documented event name (fast-check)", () => {
-    const value = fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true });
+    const value = fc.anything({
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+    });
     fc.assert(
-      fc.property(fc.constantFrom(...events), fc.dictionary(fc.string(), value), fc.dictionary(fc.constantFrom(...new Set(events.flatMap((e) => Object.keys(shapes[e]).map((k) => k.replace(/\?$/, ""))))), value), (event, extra, known) => {
-        const log = anyLog();
-        expect(() => validatePush({ ...extra, ...known, event }, log)).not.toThrow();
-        for (const w of log.warnings) expect(w.message).toMatch(new RegExp(`^data layer push "${event}": field "`));
-      }),
+      fc.property(
+        fc.constantFrom(...events),
+        fc.dictionary(fc.string(), value),
+        fc.dictionary(fc.constantFrom(...new Set(events.flatMap((e) => Object.keys(shapes[e]).map((k) => k.replace(/\?$/, ""))))), value),
+        (event, extra, known) => {
+          const log = anyLog();
+          expect(() => validatePush({ ...extra, ...known, event }, log)).not.toThrow();
+          for (const w of log.warnings) expect(w.message).toMatch(new RegExp(`^data layer push "${event}": field "`));
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("on hostile objects: throwing getters, proxies, a throwing logger, functions and symbols", () => {
-    const getter = Object.defineProperty({ event: "search" }, "term", { enumerable: true, get: () => { throw new Error("boom"); } });
-    const proxy = new Proxy({ event: "search" }, { ownKeys: () => { throw new Error("boom"); } });
-    const throwingLog = { ...recorder(), warn: () => { throw new Error("boom"); } };
+    const getter = Object.defineProperty({ event: "search" }, "term", {
+      enumerable: true,
+      get: () => {
+        throw new Error("boom");
+      },
+    });
+    const proxy = new Proxy(
+      { event: "search" },
+      {
+        ownKeys: () => {
+          throw new Error("boom");
+        },
+      },
+    );
+    const throwingLog = {
+      ...recorder(),
+      warn: () => {
+        throw new Error("boom");
+      },
+    };
     expect(() => validatePush(getter, anyLog())).not.toThrow();
     expect(() => validatePush(proxy, anyLog())).not.toThrow();
     expect(() => validatePush({ event: "search", term: 1 }, throwingLog)).not.toThrow();
@@ -236,7 +317,9 @@ describe("as the data layer's validator", () => {
 
   it("warns for each bad push, and every push is processed anyway", () => {
     const log = recorder();
-    const win: Record<string, unknown> = { kiwiDataLayer: [{ event: "list-change", itemType: "college", itemName: "Kiwi U", changeType: "added-list-item", newTotalItemsInList: "3" }] };
+    const win: Record<string, unknown> = {
+      kiwiDataLayer: [{ event: "list-change", itemType: "college", itemName: "Kiwi U", changeType: "added-list-item", newTotalItemsInList: "3" }],
+    };
     const seen: (string | undefined)[] = [];
     const dl = createDataLayer(win, "kiwiDataLayer", log, { emit() {} }, validatePush);
     dl.on((_, event) => seen.push(event));

@@ -43,7 +43,14 @@ describe("URL, transport and body", () => {
     expect(f.sent).toHaveLength(1);
     const [r] = f.sent;
     expect(r.url).toMatch(URL_SHAPE);
-    expect(r.init).toMatchObject({ method: "POST", credentials: "include", cache: "no-cache", referrerPolicy: "strict-origin-when-cross-origin", headers: { "Content-Type": "text/plain; charset=UTF-8" }, keepalive: true });
+    expect(r.init).toMatchObject({
+      method: "POST",
+      credentials: "include",
+      cache: "no-cache",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      headers: { "Content-Type": "text/plain; charset=UTF-8" },
+      keepalive: true,
+    });
     expect(Object.keys(r.json)).toEqual(["events", "query", "meta"]);
     const [event] = r.json.events;
     expect(event.xdm).toMatchObject({
@@ -57,19 +64,38 @@ describe("URL, transport and body", () => {
     });
     expect(event.data).toEqual({ __adobe: { analytics: { eVar1: "a", prop2: "b" } } });
     expect(r.json.query).toEqual({ identity: { fetch: ["ECID"] } });
-    expect(r.json.meta).toEqual({ state: { domain: "kiwi.example", cookiesEnabled: true }, queueTimeMillis: 0, configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiprod"] } } });
+    expect(r.json.meta).toEqual({
+      state: { domain: "kiwi.example", cookiesEnabled: true },
+      queueTimeMillis: 0,
+      configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiprod"] } },
+    });
     await expect(done).resolves.toBe(200);
   });
 
   it("a click's Activity Map data rides where alloy's click collection puts it: data.__adobe.analytics.contextData.a.activitymap, and the region in xdm", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();
-    void analytics.event({ name: "apply", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { prop82: "feature" }, activityMap: { link: "Apply now", region: "hero", page: "bigfuture/home" } });
+    void analytics.event({
+      name: "apply",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "other",
+      variables: { prop82: "feature" },
+      activityMap: { link: "Apply now", region: "hero", page: "bigfuture/home" },
+    });
     void analytics.event({ name: "x", eventType: "web.webinteraction.linkClicks", linkType: "other", activityMap: { link: "X", region: "BODY" } });
     await settle();
     const [click, unnamed] = f.sent.map((r) => r.json.events[0]);
-    expect(click.data.__adobe.analytics).toEqual({ prop82: "feature", contextData: { a: { activitymap: { page: "bigfuture/home", link: "Apply now", region: "hero", pageIDType: 1 } } } });
-    expect(click.xdm.web.webInteraction).toEqual({ name: "apply", type: "other", URL: "https://www.kiwi.example/scores?x=1", linkClicks: { value: 1 }, region: "hero" });
+    expect(click.data.__adobe.analytics).toEqual({
+      prop82: "feature",
+      contextData: { a: { activitymap: { page: "bigfuture/home", link: "Apply now", region: "hero", pageIDType: 1 } } },
+    });
+    expect(click.xdm.web.webInteraction).toEqual({
+      name: "apply",
+      type: "other",
+      URL: "https://www.kiwi.example/scores?x=1",
+      linkClicks: { value: 1 },
+      region: "hero",
+    });
     expect(unnamed.data.__adobe.analytics.contextData.a.activitymap.page).toBe("scores:home");
   });
 
@@ -93,12 +119,25 @@ describe("URL, transport and body", () => {
   it("one canonical record: our fields and the caller's xdm on top of the defaults; setVariables feed later events; empty data dropped", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();
-    void analytics.event({ name: "promo click", eventType: "web.webinteraction.linkClicks", linkType: "exit", url: "https://out.example/", xdm: { web: { webPageDetails: { URL: "https://override.example/" } }, identityMap: { EMAIL: [{ id: "h", authenticatedState: "authenticated", primary: false }] } } });
+    void analytics.event({
+      name: "promo click",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "exit",
+      url: "https://out.example/",
+      xdm: {
+        web: { webPageDetails: { URL: "https://override.example/" } },
+        identityMap: { EMAIL: [{ id: "h", authenticatedState: "authenticated", primary: false }] },
+      },
+    });
     analytics.setVariables({ eVar9: "x" });
     void analytics.pageView({});
     await settle();
     const [click, view] = f.sent.map((r) => r.json.events[0]);
-    expect(click.xdm.web).toEqual({ webPageDetails: { URL: "https://override.example/" }, webReferrer: { URL: "https://search.example/" }, webInteraction: { name: "promo click", type: "exit", URL: "https://out.example/", linkClicks: { value: 1 } } });
+    expect(click.xdm.web).toEqual({
+      webPageDetails: { URL: "https://override.example/" },
+      webReferrer: { URL: "https://search.example/" },
+      webInteraction: { name: "promo click", type: "exit", URL: "https://out.example/", linkClicks: { value: 1 } },
+    });
     expect(click.xdm.identityMap.EMAIL[0].id).toBe("h");
     expect(click.data).toBeUndefined();
     expect(view.xdm.web.webPageDetails.name).toBe("scores:home");
@@ -153,7 +192,13 @@ describe("URL, transport and body", () => {
   });
 
   it("per-environment datastream override: configId changes and meta.sdkConfig.datastream.original names the configured one; overrides lose null/empty values", async () => {
-    const f = fakeEdge({ cookies: { [IDENTITY]: "id" }, analytics: { datastreamOverride: "ds-qa", configOverrides: { com_adobe_target: { propertyToken: "" }, com_adobe_identity: { idSyncContainerId: 7 }, com_adobe_analytics: { enabled: true } } } });
+    const f = fakeEdge({
+      cookies: { [IDENTITY]: "id" },
+      analytics: {
+        datastreamOverride: "ds-qa",
+        configOverrides: { com_adobe_target: { propertyToken: "" }, com_adobe_identity: { idSyncContainerId: 7 }, com_adobe_analytics: { enabled: true } },
+      },
+    });
     void f.start().pageView({});
     await settle();
     const [r] = f.sent;
@@ -182,7 +227,11 @@ describe("URL, transport and body", () => {
     await settle();
     expect(first.sent[0].json.meta.state).toEqual({ domain: "kiwi.example", cookiesEnabled: true });
     const consent = { key: CONSENT_COOKIE, value: "general=in" };
-    expect(local.sent[0].json.meta.state).toEqual({ domain: "", cookiesEnabled: true, entries: [{ key: IDENTITY, value: "id" }, { key: CLUSTER, value: "or2" }, consent] });
+    expect(local.sent[0].json.meta.state).toEqual({
+      domain: "",
+      cookiesEnabled: true,
+      entries: [{ key: IDENTITY, value: "id" }, { key: CLUSTER, value: "or2" }, consent],
+    });
     expect(third.sent[0].json.meta.state).toEqual({ domain: "kiwi.example", cookiesEnabled: true, entries: [{ key: IDENTITY, value: "id" }, consent] });
   });
 
@@ -190,7 +239,9 @@ describe("URL, transport and body", () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     void f.start().pageView({});
     await settle();
-    expect(f.monitorEvents).toEqual([{ type: "beacon", url: f.sent[0].url, requestId: f.sent[0].requestId, eventType: "web.webpagedetails.pageViews", body: f.sent[0].body }]);
+    expect(f.monitorEvents).toEqual([
+      { type: "beacon", url: f.sent[0].url, requestId: f.sent[0].requestId, eventType: "web.webpagedetails.pageViews", body: f.sent[0].body },
+    ]);
   });
 });
 
@@ -207,7 +258,9 @@ describe("identity", () => {
     f.release();
     await settle();
     expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent", "interact", "interact"]);
-    expect(f.cookieWrites[0]).toBe(`${IDENTITY}=CiYxMjM0; path=/; domain=kiwi.example; expires=${new Date(Date.now() + 34128000000).toUTCString()}; samesite=None; secure`);
+    expect(f.cookieWrites[0]).toBe(
+      `${IDENTITY}=CiYxMjM0; path=/; domain=kiwi.example; expires=${new Date(Date.now() + 34128000000).toUTCString()}; samesite=None; secure`,
+    );
     // Events alone: a returning visitor whose identity cookie expired (consent still stored in the machine).
     const g = fakeEdge({ konductor: true, sdk: "in", storage: {} });
     g.answer({ status: 200, body: { handle: [] } });
@@ -259,7 +312,13 @@ describe("identity", () => {
       status: 200,
       body: {
         handle: [
-          { type: "state:store", payload: [{ key: CLUSTER, value: "or2", maxAge: 1800, attrs: { SameSite: "None" } }, { key: CONSENT_COOKIE, value: "general=in", maxAge: 15552000 }] },
+          {
+            type: "state:store",
+            payload: [
+              { key: CLUSTER, value: "or2", maxAge: 1800, attrs: { SameSite: "None" } },
+              { key: CONSENT_COOKIE, value: "general=in", maxAge: 15552000 },
+            ],
+          },
           { type: "identity:result", payload: [{ id: "98765432109876543210", namespace: { code: "ECID" } }] },
         ],
       },
@@ -279,7 +338,9 @@ describe("identity", () => {
     f.answer({ status: 200, body: { handle: [{ type: "identity:result", payload: [{ id: "98765432109876543210", namespace: { code: "ECID" } }] }] } });
     void f.start().pageView({});
     await settle();
-    expect(f.cookieWrites).toEqual([`AMCV_ABC123%40AdobeOrg=MCMID|98765432109876543210; path=/; domain=kiwi.example; expires=${new Date(Date.now() + 30 * 86400000).toUTCString()}; samesite=None; secure`]);
+    expect(f.cookieWrites).toEqual([
+      `AMCV_ABC123%40AdobeOrg=MCMID|98765432109876543210; path=/; domain=kiwi.example; expires=${new Date(Date.now() + 30 * 86400000).toUTCString()}; samesite=None; secure`,
+    ]);
   });
 
   it("the legacy AMCV_ ECID rides along (request-level xdm.identityMap) while the visitor has no identity cookie", async () => {
@@ -296,8 +357,9 @@ describe("identity", () => {
     expect(off.sent.map((r) => r.json.xdm ?? r.json.identityMap)).toEqual([undefined, undefined]);
   });
 
-  it('an adobe_mc link (at most 300 s old, our org) carries the visitor\'s ECID into every request, before the legacy cookie\'s', async () => {
-    const link = (ageSeconds: number) => `https://www.kiwi.example/scores?adobe_mc=${encodeURIComponent(`TS=${Math.floor(Date.now() / 1000) - ageSeconds}|MCMID=222|MCORGID=ABC123@AdobeOrg`)}`;
+  it("an adobe_mc link (at most 300 s old, our org) carries the visitor's ECID into every request, before the legacy cookie's", async () => {
+    const link = (ageSeconds: number) =>
+      `https://www.kiwi.example/scores?adobe_mc=${encodeURIComponent(`TS=${Math.floor(Date.now() / 1000) - ageSeconds}|MCMID=222|MCORGID=ABC123@AdobeOrg`)}`;
     const f = fakeEdge({ url: link(10), cookies: { "AMCV_ABC123%40AdobeOrg": "MCMID%7C111" } });
     void f.start().pageView({});
     await settle();
@@ -311,7 +373,13 @@ describe("identity", () => {
   });
 
   it("third-party cookies (config): the first request of a new visitor goes to adobedc.demdex.net with CORE; a network failure there switches to the edge domain for good, sent once more", async () => {
-    const f = fakeEdge({ userAgent: CHROME_UA, analytics: { thirdPartyCookies: true }, konductor: true, sdk: "in", cookies: { [CONSENT_COOKIE]: "general=in" } });
+    const f = fakeEdge({
+      userAgent: CHROME_UA,
+      analytics: { thirdPartyCookies: true },
+      konductor: true,
+      sdk: "in",
+      cookies: { [CONSENT_COOKIE]: "general=in" },
+    });
     f.answer(new TypeError("Failed to fetch"));
     const analytics = f.start();
     void analytics.pageView({});
@@ -375,7 +443,10 @@ describe("consent", () => {
     expect(f.sent.map(general)).toEqual([["privacy/set-consent", "in"]]);
     f.release();
     await settle();
-    expect(f.sent.map(general)).toEqual([["privacy/set-consent", "in"], ["privacy/set-consent", "out"]]);
+    expect(f.sent.map(general)).toEqual([
+      ["privacy/set-consent", "in"],
+      ["privacy/set-consent", "out"],
+    ]);
     f.stopHolding();
     await settle();
     // Out at last: the page view queued since pending is dropped, never sent.
@@ -391,7 +462,10 @@ describe("consent", () => {
     await settle();
     g.stopHolding();
     await settle();
-    expect(g.sent.map(general)).toEqual([["privacy/set-consent", "in"], ["interact", undefined]]);
+    expect(g.sent.map(general)).toEqual([
+      ["privacy/set-consent", "in"],
+      ["interact", undefined],
+    ]);
   });
 
   it("pending: events queue and nothing is sent; in: privacy/set-consent first, then the queued events; the hash is kept in localStorage", async () => {
@@ -404,7 +478,11 @@ describe("consent", () => {
     f.setConsent("in");
     await settle();
     expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent", "interact"]);
-    expect(f.sent[0].json).toEqual({ consent: [{ standard: "Adobe", version: "1.0", value: { general: "in" } }], query: { identity: { fetch: ["ECID"] } }, meta: { state: { domain: "kiwi.example", cookiesEnabled: true }, configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiprod"] } } } });
+    expect(f.sent[0].json).toEqual({
+      consent: [{ standard: "Adobe", version: "1.0", value: { general: "in" } }],
+      query: { identity: { fetch: ["ECID"] } },
+      meta: { state: { domain: "kiwi.example", cookiesEnabled: true }, configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiprod"] } } },
+    });
     expect(f.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
     await expect(view).resolves.toBe(200);
   });
@@ -471,7 +549,9 @@ describe("consent", () => {
     };
     await expect(analytics.event({ name: "c", eventType: "x.cancel", linkType: "other" })).resolves.toBeUndefined();
     expect(f.sent).toEqual([]);
-    expect(f.entries).toContainEqual(expect.objectContaining({ level: "info", message: "Event was canceled because the onBeforeEventSend callback returned false." }));
+    expect(f.entries).toContainEqual(
+      expect.objectContaining({ level: "info", message: "Event was canceled because the onBeforeEventSend callback returned false." }),
+    );
     void analytics.pageView({ variables: { eVar1: "v" } });
     await settle();
     expect(seen[1]).toMatchObject({ data: { __adobe: { analytics: { eVar1: "v" } } } });
@@ -545,7 +625,13 @@ describe("retries and responses", () => {
 
   it("other statuses are failures, logged with the body or 'no response body.'; 204 and 2xx with handle succeed; warnings and errors logged", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
-    f.answer({ status: 400, body: { errors: [{ title: "bad" }] } }, { status: 500 }, { status: 204 }, { status: 200, body: { handle: [], warnings: [{ code: "W1" }], errors: [{ code: "E1" }] } }, { status: 200, body: "<html>" });
+    f.answer(
+      { status: 400, body: { errors: [{ title: "bad" }] } },
+      { status: 500 },
+      { status: 204 },
+      { status: 200, body: { handle: [], warnings: [{ code: "W1" }], errors: [{ code: "E1" }] } },
+      { status: 200, body: "<html>" },
+    );
     const analytics = f.start();
     const results = await Promise.all([0, 1, 2, 3, 4].map(() => analytics.pageView({})));
     expect(results).toEqual([undefined, undefined, 204, 200, undefined]);

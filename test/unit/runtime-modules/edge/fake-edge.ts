@@ -101,7 +101,16 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
 
   function record(url: string, via: "fetch" | "beacon", body: string, init?: RequestInit): SentRequest {
     const u = new URL(url);
-    const request: SentRequest = { url, via, init, body, json: body ? JSON.parse(body) : undefined, action: u.pathname.replace(/^.*\/v1\//, ""), requestId: u.searchParams.get("requestId")!, host: u.hostname };
+    const request: SentRequest = {
+      url,
+      via,
+      init,
+      body,
+      json: body ? JSON.parse(body) : undefined,
+      action: u.pathname.replace(/^.*\/v1\//, ""),
+      requestId: u.searchParams.get("requestId")!,
+      host: u.hostname,
+    };
     sent.push(request);
     return request;
   }
@@ -175,7 +184,8 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
   Object.defineProperty(win, "localStorage", {
     value: new Proxy(win.localStorage, {
       ownKeys: () => Object.keys(store),
-      getOwnPropertyDescriptor: (t, k) => (typeof k === "string" && k in store ? { configurable: true, enumerable: true, value: store[k] } : Reflect.getOwnPropertyDescriptor(t, k)),
+      getOwnPropertyDescriptor: (t, k) =>
+        typeof k === "string" && k in store ? { configurable: true, enumerable: true, value: store[k] } : Reflect.getOwnPropertyDescriptor(t, k),
     }),
   });
 

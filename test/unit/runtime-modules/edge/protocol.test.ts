@@ -31,11 +31,15 @@ import { uuid4 } from "../../../../runtime-modules/edge/uuid";
 
 describe("edgeUrl", () => {
   it("https://{edgeDomain}/{edgeBasePath}/v1/{action}?configId=…&requestId=…", () => {
-    expect(edgeUrl("edge.kiwi.example", "ee", undefined, "interact", "ds-1", "r-1")).toBe("https://edge.kiwi.example/ee/v1/interact?configId=ds-1&requestId=r-1");
+    expect(edgeUrl("edge.kiwi.example", "ee", undefined, "interact", "ds-1", "r-1")).toBe(
+      "https://edge.kiwi.example/ee/v1/interact?configId=ds-1&requestId=r-1",
+    );
   });
   it("puts the location hint between the base path and v1", () => {
     expect(edgeUrl("edge.kiwi.example", "ee", "or2", "collect", "ds-1", "r-1")).toBe("https://edge.kiwi.example/ee/or2/v1/collect?configId=ds-1&requestId=r-1");
-    expect(edgeUrl("edge.kiwi.example", "ee", "t34", "privacy/set-consent", "ds", "r")).toBe("https://edge.kiwi.example/ee/t34/v1/privacy/set-consent?configId=ds&requestId=r");
+    expect(edgeUrl("edge.kiwi.example", "ee", "t34", "privacy/set-consent", "ds", "r")).toBe(
+      "https://edge.kiwi.example/ee/t34/v1/privacy/set-consent?configId=ds&requestId=r",
+    );
   });
   it("does not URL-encode query values", () => {
     expect(edgeUrl("h", "ee", "", "interact", "a:b/c", "x y")).toBe("https://h/ee/v1/interact?configId=a:b/c&requestId=x y");
@@ -73,7 +77,13 @@ describe("retryDelay", () => {
   it("equals alloy's getRequestRetryDelay for the same inputs", () => {
     const random = vi.spyOn(Math, "random");
     try {
-      for (const [header, retries, r] of [[null, 0, 0.1], [null, 1, 0.7], [null, 2, 0.33], ["3", 1, 0.5], ["Wed, 21 Oct 2099 07:28:00 GMT", 0, 0.5]] as const) {
+      for (const [header, retries, r] of [
+        [null, 0, 0.1],
+        [null, 1, 0.7],
+        [null, 2, 0.33],
+        ["3", 1, 0.5],
+        ["Wed, 21 Oct 2099 07:28:00 GMT", 0, 0.5],
+      ] as const) {
         random.mockReturnValue(r);
         const now = Date.now();
         const ours = retryDelay(header, retries, () => r, now);
@@ -103,7 +113,11 @@ describe("cleanOverrides (meta.configOverrides)", () => {
       com_adobe_identity: { idSyncContainerId: 0 },
       com_adobe_experience_platform: { enabled: false, datasets: { event: { datasetId: null } }, list: [] },
     };
-    expect(cleanOverrides(input)).toEqual({ com_adobe_analytics: { reportSuites: ["rs1"] }, com_adobe_identity: { idSyncContainerId: 0 }, com_adobe_experience_platform: { enabled: false } });
+    expect(cleanOverrides(input)).toEqual({
+      com_adobe_analytics: { reportSuites: ["rs1"] },
+      com_adobe_identity: { idSyncContainerId: 0 },
+      com_adobe_experience_platform: { enabled: false },
+    });
     expect(cleanOverrides({ a: { b: null } })).toBeUndefined();
     expect(cleanOverrides(undefined)).toBeUndefined();
   });
@@ -148,7 +162,11 @@ describe("localTime and contextXdm", () => {
       web: { webPageDetails: { URL: "https://www.kiwi.example/a?b=1" }, webReferrer: { URL: "https://search.example/" } },
       device: { screenHeight: 900, screenWidth: 1440, screenOrientation: "landscape" },
       environment: { type: "browser", browserDetails: { viewportWidth: 1200, viewportHeight: 700 } },
-      placeContext: { localTimezoneOffset: date.getTimezoneOffset(), localTime: localTime(date), ianaTimezone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+      placeContext: {
+        localTimezoneOffset: date.getTimezoneOffset(),
+        localTime: localTime(date),
+        ianaTimezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      },
       timestamp: "2026-05-02T10:00:00.000Z",
       implementationDetails: { name: "sitetags", version: "1.2.3", environment: "browser" },
     });
@@ -165,12 +183,23 @@ describe("localTime and contextXdm", () => {
         return 700;
       },
     };
-    const win = { screen: { width: 1440, height: 900, orientation: { type: "landscape-primary" } }, document: { documentElement: root }, visualViewport: { width: 1265.4, height: 719.6 } } as unknown as Window;
-    expect(contextXdm(win, { href: "", referrer: "" }, new Date(), "v").environment).toEqual({ type: "browser", browserDetails: { viewportWidth: 1265, viewportHeight: 720 } });
+    const win = {
+      screen: { width: 1440, height: 900, orientation: { type: "landscape-primary" } },
+      document: { documentElement: root },
+      visualViewport: { width: 1265.4, height: 719.6 },
+    } as unknown as Window;
+    expect(contextXdm(win, { href: "", referrer: "" }, new Date(), "v").environment).toEqual({
+      type: "browser",
+      browserDetails: { viewportWidth: 1265, viewportHeight: 720 },
+    });
     expect(clientReads).toBe(0);
   });
   it("screen orientation from the media query when screen.orientation is missing", () => {
-    const win = { screen: { width: 400, height: 800 }, document: { documentElement: { clientWidth: 1, clientHeight: 2 } }, matchMedia: (q: string) => ({ matches: q === "(orientation: portrait)" }) } as unknown as Window;
+    const win = {
+      screen: { width: 400, height: 800 },
+      document: { documentElement: { clientWidth: 1, clientHeight: 2 } },
+      matchMedia: (q: string) => ({ matches: q === "(orientation: portrait)" }),
+    } as unknown as Window;
     expect(contextXdm(win, { href: "", referrer: "" }, new Date(), "v").device.screenOrientation).toBe("portrait");
   });
 });
@@ -179,9 +208,13 @@ describe("cookies", () => {
   it("cookieText writes a state:store item on the apex domain, path /, expiry now + maxAge, Secure with SameSite None", () => {
     const now = Date.UTC(2026, 0, 1);
     expect(cookieText("kndctr_ABC_AdobeOrg_identity", "CiYxMjM0", "kiwi.example", 34128000, "None", now)).toBe(
-      "kndctr_ABC_AdobeOrg_identity=CiYxMjM0; path=/; domain=kiwi.example; expires=" + new Date(now + 34128000 * 1000).toUTCString() + "; samesite=None; secure",
+      "kndctr_ABC_AdobeOrg_identity=CiYxMjM0; path=/; domain=kiwi.example; expires=" +
+        new Date(now + 34128000 * 1000).toUTCString() +
+        "; samesite=None; secure",
     );
-    expect(cookieText("kndctr_ABC_AdobeOrg_cluster", "or2", "kiwi.example", 1800, "Lax", now)).toBe("kndctr_ABC_AdobeOrg_cluster=or2; path=/; domain=kiwi.example; expires=" + new Date(now + 1800000).toUTCString() + "; samesite=Lax");
+    expect(cookieText("kndctr_ABC_AdobeOrg_cluster", "or2", "kiwi.example", 1800, "Lax", now)).toBe(
+      "kndctr_ABC_AdobeOrg_cluster=or2; path=/; domain=kiwi.example; expires=" + new Date(now + 1800000).toUTCString() + "; samesite=Lax",
+    );
     expect(cookieText("x", "y", "", undefined, undefined, now)).toBe("x=y; path=/");
   });
   it("encodes names and values as js-cookie (alloy) does", () => {
@@ -200,12 +233,16 @@ describe("cookies", () => {
 describe("linkEcid (adobe_mc)", () => {
   const ORG = "ABC123@AdobeOrg";
   const NOW = 1_700_000_000_000;
-  const mc = (ts: number | string, id = "77094828402023918047117570965393734545", org = ORG) => encodeURIComponent(`TS=${ts}|MCMID=${id}|MCORGID=${encodeURIComponent(org)}`);
+  const mc = (ts: number | string, id = "77094828402023918047117570965393734545", org = ORG) =>
+    encodeURIComponent(`TS=${ts}|MCMID=${id}|MCORGID=${encodeURIComponent(org)}`);
   /** What alloy adds for the same page address and time. */
   const alloys = (search: string, hash: string, now: number) => {
     let id: string | undefined;
     const logger = { info() {}, warn() {} };
-    alloyLinkIdentity({ locationSearch: search, locationHash: hash, dateProvider: () => new Date(now), orgId: ORG, logger })({ hasIdentity: () => false, addIdentity: (_ns, identity) => void (id = identity.id) });
+    alloyLinkIdentity({ locationSearch: search, locationHash: hash, dateProvider: () => new Date(now), orgId: ORG, logger })({
+      hasIdentity: () => false,
+      addIdentity: (_ns, identity) => void (id = identity.id),
+    });
     return id;
   };
   it('"identity query parameter valid 300 s": the ECID of a link at most 300 s old, for our org only', () => {
@@ -229,7 +266,8 @@ describe("linkEcid (adobe_mc)", () => {
         (age, id, org, place) => {
           const s = Math.floor(NOW / 1000) - age;
           const v = place === "raw" ? `TS=${s}|MCMID=${id}|MCORGID=${org}` : mc(s, id, org);
-          const search = place === "search" || place === "both" || place === "raw" ? `?a=1&adobe_mc=${v}` : place === "twice" ? `?adobe_mc=${mc(s, "5")}&adobe_mc=${v}` : "";
+          const search =
+            place === "search" || place === "both" || place === "raw" ? `?a=1&adobe_mc=${v}` : place === "twice" ? `?adobe_mc=${mc(s, "5")}&adobe_mc=${v}` : "";
           const hash = place === "hash" || place === "both" ? `#/r?adobe_mc=${mc(s, "4", org)}` : "";
           expect(linkEcid(search, hash, ORG, NOW)).toBe(alloys(search, hash, NOW));
         },
@@ -259,7 +297,9 @@ describe("fnv1a32Hex (the consent hash)", () => {
 describe("thirdPartyBrowser", () => {
   it("Chromium-family yes, Firefox and Safari no", () => {
     expect(thirdPartyBrowser("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36")).toBe(true);
-    expect(thirdPartyBrowser("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Edg/126.0")).toBe(true);
+    expect(thirdPartyBrowser("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36 Edg/126.0")).toBe(
+      true,
+    );
     expect(thirdPartyBrowser("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")).toBe(false);
     expect(thirdPartyBrowser("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15")).toBe(false);
   });
@@ -280,7 +320,19 @@ describe("ianaTimezone", () => {
 
   it("a Temporal without Now.timeZoneId, or one that throws or answers empty: Intl as without it", () => {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    for (const temporal of [{}, { Now: {} }, { Now: { timeZoneId: () => "" } }, { Now: { timeZoneId: (): string => { throw new Error("no") } } }]) expect(ianaTimezone(new Date(), undefined, temporal)).toBe(zone);
+    for (const temporal of [
+      {},
+      { Now: {} },
+      { Now: { timeZoneId: () => "" } },
+      {
+        Now: {
+          timeZoneId: (): string => {
+            throw new Error("no");
+          },
+        },
+      },
+    ])
+      expect(ianaTimezone(new Date(), undefined, temporal)).toBe(zone);
   });
 
   it("Intl once, then the stored answer while Date shows the same offset and zone name", () => {

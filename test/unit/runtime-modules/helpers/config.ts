@@ -13,7 +13,11 @@ export function surveyConfig(input: Record<string, unknown> = {}) {
 }
 
 export function bundleConfig(overrides: Partial<BundleConfig> = {}): BundleConfig {
-  const { budget: _budget, modules: _modules, ...settings } = SettingsSchema.parse({
+  const {
+    budget: _budget,
+    modules: _modules,
+    ...settings
+  } = SettingsSchema.parse({
     analytics: { orgId: "ABC123@AdobeOrg", datastreamId: "ds-1", reportSuite: "kiwiprod" },
     budget: { gzipBytes: 20000 },
   });
@@ -47,7 +51,13 @@ export function inertServices() {
 
 /** The runtime's consent service over a fake page, started as boot starts it (banner load stubbed). */
 export function consentFor(bundle: BundleConfig, win: unknown, log: Logger) {
-  const withBanner = { ...bundle, consent: { ...bundle.consent, banner: { scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js", domainScript: "test-domain", ...bundle.consent.banner } } };
+  const withBanner = {
+    ...bundle,
+    consent: {
+      ...bundle.consent,
+      banner: { scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js", domainScript: "test-domain", ...bundle.consent.banner },
+    },
+  };
   const consent = createConsent({ config: withBanner, win: win as never, log, monitor: { emit() {} }, loadScript: () => Promise.resolve() });
   consent.start();
   return consent;

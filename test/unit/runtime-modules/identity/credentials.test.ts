@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { IdentitySchema } from "../../../../generator/config/schemas/consent-identity.js";
 import { credentialRequest, nextAttemptDelay, readCredential } from "../../../../runtime-modules/identity/credentials";
 
-const settings = IdentitySchema.parse({ credentials: { serviceUrl: "https://creds.kiwi.example/api/", awsDomains: ["kiwi.example", "kiwi-qa.example"] } }).credentials;
+const settings = IdentitySchema.parse({
+  credentials: { serviceUrl: "https://creds.kiwi.example/api/", awsDomains: ["kiwi.example", "kiwi-qa.example"] },
+}).credentials;
 
 describe("credentialRequest", () => {
   it('"GET ..., path shape temp-user-aws-creds, query cbEnv, cbAWSDomains, random cacheNonce; header authorization of login token type plus session id"', () => {
@@ -22,7 +24,8 @@ describe("credentialRequest", () => {
     expect([1, 2, 3].map((n) => nextAttemptDelay(n, req.retry))).toEqual([100, 100, undefined]);
   });
   it("a fresh nonce per request from the injected random source", () => {
-    const nonce = (r: number) => new URL(credentialRequest({ settings, env: "prod", tokenType: "T", sessionId: "s", random: () => r })!.url).searchParams.get("cacheNonce");
+    const nonce = (r: number) =>
+      new URL(credentialRequest({ settings, env: "prod", tokenType: "T", sessionId: "s", random: () => r })!.url).searchParams.get("cacheNonce");
     expect(nonce(0.1)).not.toBe(nonce(0.2));
   });
   it("no request without a service URL or a session id", () => {

@@ -24,10 +24,17 @@ describe("decodeJwtPayload", () => {
   });
   it("never throws, whatever the input (1000 runs)", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.tuple(fc.string(), fc.string(), fc.string()).map((p) => p.join(".")), fc.anything()), (value) => {
-        const out = decodeJwtPayload(value);
-        expect(out === null || (typeof out === "object" && !Array.isArray(out))).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(fc.string(), fc.string(), fc.string()).map((p) => p.join(".")),
+          fc.anything(),
+        ),
+        (value) => {
+          const out = decodeJwtPayload(value);
+          expect(out === null || (typeof out === "object" && !Array.isArray(out))).toBe(true);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -39,10 +39,22 @@ describe("buildIdentityProfile", () => {
     });
   });
   it('"professionals get Professional for year and grade" and keep their job title', () => {
-    const p = buildIdentityProfile("Catapult (Token Only)", { profileType: "EPL", gradYear: "2027", jobTitle: "Counselor", jobTitleCode: "C1", csr: true }, now);
-    expect(p).toMatchObject({ accountType: "EPL", namespace: "pf", graduationYear: "Professional", gradeLevel: "Professional", jobTitle: "Counselor", jobTitleCode: "C1", customerService: true });
+    const p = buildIdentityProfile(
+      "Catapult (Token Only)",
+      { profileType: "EPL", gradYear: "2027", jobTitle: "Counselor", jobTitleCode: "C1", csr: true },
+      now,
+    );
+    expect(p).toMatchObject({
+      accountType: "EPL",
+      namespace: "pf",
+      graduationYear: "Professional",
+      gradeLevel: "Professional",
+      jobTitle: "Counselor",
+      jobTitleCode: "C1",
+      customerService: true,
+    });
   });
-  it('"orgId defaults to \'No Data\'"; a graduation year that is not yyyy gives neither year nor grade', () => {
+  it("\"orgId defaults to 'No Data'\"; a graduation year that is not yyyy gives neither year nor grade", () => {
     const p = buildIdentityProfile("Catapult", { namespace: "st", gradYear: "27" }, now);
     expect(p.orgId).toBe("No Data");
     expect(p.graduationYear).toBeUndefined();
@@ -76,7 +88,11 @@ describe("identityMap", () => {
 
 describe("sign-in facts", () => {
   it("the token's value wins when present, else the session's", () => {
-    expect(mergeSignInFacts({ accountId: "s", orgId: "o", gradYear: "2026" }, { accountId: "t", orgId: "", other: 1 })).toEqual({ accountId: "t", orgId: "o", gradYear: "2026" });
+    expect(mergeSignInFacts({ accountId: "s", orgId: "o", gradYear: "2026" }, { accountId: "t", orgId: "", other: 1 })).toEqual({
+      accountId: "t",
+      orgId: "o",
+      gradYear: "2026",
+    });
     expect(mergeSignInFacts(null, null)).toEqual({});
   });
   it("yes/no fields", () => {

@@ -38,7 +38,13 @@ describe("cbWebEvent", () => {
     expect(flags({ flow: "migrate", step: "success", legacy: true })).toEqual(["migration", true, false, true, false]);
   });
   it("flow kinds", () => {
-    expect([flowKind("reg"), flowKind("profreg"), flowKind("migrate"), flowKind("login"), flowKind(undefined)]).toEqual(["register", "register", "migrate", "other", "other"]);
+    expect([flowKind("reg"), flowKind("profreg"), flowKind("migrate"), flowKind("login"), flowKind(undefined)]).toEqual([
+      "register",
+      "register",
+      "migrate",
+      "other",
+      "other",
+    ]);
   });
   it("carries the application id", () => {
     expect(ev({}).appId).toBe("8");

@@ -91,7 +91,12 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
   const analytics: Analytics = {
     pageView({ name, variables }) {
       if (throwOnSend) throw new Error("edge exploded");
-      sent.push({ kind: "pageView", name: name || (values.get("pageName") as string) || defaultPageName(bundle, win.location.pathname), eventType: "web.webpagedetails.pageViews", variables: { ...pageVariables, ...variables } });
+      sent.push({
+        kind: "pageView",
+        name: name || (values.get("pageName") as string) || defaultPageName(bundle, win.location.pathname),
+        eventType: "web.webpagedetails.pageViews",
+        variables: { ...pageVariables, ...variables },
+      });
       return Promise.resolve();
     },
     event({ name, eventType, variables }) {

@@ -44,7 +44,10 @@ describe("tag actions", () => {
   });
   it("a beacon action is done once handed over (it may wait for consent in the client: no timeout error); with waitBeforeNext the step waits for its delivery", () => {
     const pending = new Promise(() => {});
-    const ctx = { analytics: { event: () => pending, pageView: () => pending }, dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v } } as unknown as ActionContext;
+    const ctx = {
+      analytics: { event: () => pending, pageView: () => pending },
+      dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
+    } as unknown as ActionContext;
     expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other" } as RuleAction, ctx)).toBeUndefined();
     expect(runAction({ type: "sendPageView" } as RuleAction, ctx)).toBeUndefined();
     expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other", waitBeforeNext: true } as RuleAction, ctx)).toBe(pending);

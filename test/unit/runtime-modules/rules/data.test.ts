@@ -7,7 +7,16 @@ import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>();
-  return { getItem: (k) => m.get(k) ?? null, setItem: (k, v) => void m.set(k, v), removeItem: (k) => void m.delete(k), clear: () => m.clear(), key: () => null, get length() { return m.size; } } as Storage;
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+    clear: () => m.clear(),
+    key: () => null,
+    get length() {
+      return m.size;
+    },
+  } as Storage;
 }
 
 function logger() {
@@ -16,10 +25,18 @@ function logger() {
   return { logs, log: { enabled: false, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") } };
 }
 
-function elements(defs: Record<string, unknown>, opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown> } = {}) {
+function elements(
+  defs: Record<string, unknown>,
+  opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown> } = {},
+) {
   const parsed = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, DataElementSchema.parse(v)]));
   const { logs, log } = logger();
-  const win = { localStorage: memoryStorage(), sessionStorage: memoryStorage(), document: { title: "Scores", querySelector: () => null }, ...opts.win } as unknown as Window;
+  const win = {
+    localStorage: memoryStorage(),
+    sessionStorage: memoryStorage(),
+    document: { title: "Scores", querySelector: () => null },
+    ...opts.win,
+  } as unknown as Window;
   const query = new URLSearchParams(opts.query ?? "");
   const de = createDataElements(parsed, {
     page: () => ({ host: "scores.kiwi.example", path: "/scores/", query, hash: "", referrer: "", href: "https://scores.kiwi.example/scores/" }),
@@ -35,7 +52,16 @@ function elements(defs: Record<string, unknown>, opts: { query?: string; cookies
 describe("data elements", () => {
   it("sources: cookie, query parameter, data-layer path, page global path, page info, constant, provided", () => {
     const { de } = elements(
-      { c: { cookie: "kc" }, q: { query: "tab" }, d: { dataLayer: "search.term" }, g: { global: "kiwi.user.id" }, p: { page: "path" }, t: { page: "title" }, k: { constant: 7 }, s: { provided: "site" } },
+      {
+        c: { cookie: "kc" },
+        q: { query: "tab" },
+        d: { dataLayer: "search.term" },
+        g: { global: "kiwi.user.id" },
+        p: { page: "path" },
+        t: { page: "title" },
+        k: { constant: 7 },
+        s: { provided: "site" },
+      },
       { cookies: { kc: "v1" }, query: "tab=Scores", state: { search: { term: "SAT dates" } }, win: { kiwi: { user: { id: "u9" } } } },
     );
     expect(["c", "q", "d", "g", "p", "t", "k", "s"].map(de.get)).toEqual(["v1", "Scores", "SAT dates", "u9", "/scores/", "Scores", 7, "scores"]);
@@ -57,7 +83,10 @@ describe("data elements", () => {
   });
 
   it('"Default value, clean text, lowercase"', () => {
-    const { de } = elements({ missing: { cookie: "none", default: "Not Logged In" }, term: { dataLayer: "t", clean: true, lowercase: true } }, { state: { t: "  SAT   Test\nDates " } });
+    const { de } = elements(
+      { missing: { cookie: "none", default: "Not Logged In" }, term: { dataLayer: "t", clean: true, lowercase: true } },
+      { state: { t: "  SAT   Test\nDates " } },
+    );
     expect(de.get("missing")).toBe("Not Logged In");
     expect(de.get("term")).toBe("sat test dates");
   });
@@ -77,7 +106,15 @@ describe("data elements", () => {
 
   it('"storage duration (page view, session, visitor)": a found value is remembered for its duration', () => {
     const state: Record<string, unknown> = { campaign: "em_spring" };
-    const { de } = elements({ none: { dataLayer: "campaign" }, pv: { dataLayer: "campaign", storage: "pageView" }, ses: { dataLayer: "campaign", storage: "session" }, vis: { dataLayer: "campaign", storage: "visitor" } }, { state });
+    const { de } = elements(
+      {
+        none: { dataLayer: "campaign" },
+        pv: { dataLayer: "campaign", storage: "pageView" },
+        ses: { dataLayer: "campaign", storage: "session" },
+        vis: { dataLayer: "campaign", storage: "visitor" },
+      },
+      { state },
+    );
     expect([de.get("none"), de.get("pv"), de.get("ses"), de.get("vis")]).toEqual(["em_spring", "em_spring", "em_spring", "em_spring"]);
     delete state.campaign;
     expect([de.get("none"), de.get("pv"), de.get("ses"), de.get("vis")]).toEqual([undefined, "em_spring", "em_spring", "em_spring"]);
@@ -152,7 +189,12 @@ describe("the data layer", () => {
     }
     const node = new Node();
     const bad = { event: "bad" } as Record<string, unknown>;
-    Object.defineProperty(bad, "target", { enumerable: true, get: () => { throw new Error("getter"); } });
+    Object.defineProperty(bad, "target", {
+      enumerable: true,
+      get: () => {
+        throw new Error("getter");
+      },
+    });
     const { win, dl, seen, logs } = layer([{ event: "modal", target: cyclic, el: node }, bad, { event: "after" }]);
     dl.start();
     expect(seen).toEqual(["modal", "after"]);
@@ -173,7 +215,14 @@ describe("the data layer", () => {
 
 describe("conditions", () => {
   const ctx = (over: Partial<ConditionContext> = {}): ConditionContext => ({
-    page: () => ({ host: "satreg.kiwi.example", path: "/register/paymentConfirmation", query: new URLSearchParams("flow=new&x="), hash: "", referrer: "", href: "" }),
+    page: () => ({
+      host: "satreg.kiwi.example",
+      path: "/register/paymentConfirmation",
+      query: new URLSearchParams("flow=new&x="),
+      hash: "",
+      referrer: "",
+      href: "",
+    }),
     cookie: (n) => (n === "kiwi_session" ? "abc" : undefined),
     dataElement: (n) => ({ count: "7", term: "SAT" })[n],
     consent: (c) => c === "performance",
@@ -198,14 +247,33 @@ describe("conditions", () => {
     [{ type: "loggedIn", value: true }, true],
     [{ type: "env", in: ["qa", "dev"] }, false],
     [{ type: "not", condition: { type: "env", in: ["qa"] } }, true],
-    [{ type: "allOf", conditions: [{ type: "env", in: ["prod"] }, { type: "consent", category: "marketing" }] }, false],
-    [{ type: "anyOf", conditions: [{ type: "env", in: ["qa"] }, { type: "consent", category: "performance" }] }, true],
+    [
+      {
+        type: "allOf",
+        conditions: [
+          { type: "env", in: ["prod"] },
+          { type: "consent", category: "marketing" },
+        ],
+      },
+      false,
+    ],
+    [
+      {
+        type: "anyOf",
+        conditions: [
+          { type: "env", in: ["qa"] },
+          { type: "consent", category: "performance" },
+        ],
+      },
+      true,
+    ],
   ] as const)("%j → %s", (condition, expected) => {
     expect(evaluate(condition as never, ctx())).toBe(expected);
   });
   it('integer: true passes an integer number only ("List change needs ... an integer newTotalItemsInList"); false the opposite; with equals both apply', () => {
     const values: Record<string, unknown> = { n: 3, s: "3", f: 3.5, z: 0, neg: -2, inf: Infinity, nan: NaN, none: undefined, b: true };
-    const with_ = (condition: Record<string, unknown>, name: string) => evaluate({ type: "dataElement", name, ...condition } as never, ctx({ dataElement: (n) => values[n] }));
+    const with_ = (condition: Record<string, unknown>, name: string) =>
+      evaluate({ type: "dataElement", name, ...condition } as never, ctx({ dataElement: (n) => values[n] }));
     expect(Object.keys(values).filter((name) => with_({ integer: true }, name))).toEqual(["n", "z", "neg"]);
     expect(Object.keys(values).filter((name) => with_({ integer: false }, name))).toEqual(["s", "f", "inf", "nan", "none", "b"]);
     expect(with_({ integer: true, equals: 3 }, "n")).toBe(true);

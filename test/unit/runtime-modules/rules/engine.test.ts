@@ -6,9 +6,19 @@ import { createRuleEngine, type EngineDeps } from "../../../../runtime-modules/r
 import { createDataElements } from "../../../../runtime-modules/rules/data-elements";
 import { STEP_TIMEOUT, STEP_WAITS_FOR_CONSENT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
 
-const rule = (r: Record<string, unknown>): Rule => RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
+const rule = (r: Record<string, unknown>): Rule =>
+  RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
 
-function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown; elements?: Record<string, unknown>; state?: Record<string, unknown>; whenTagAllowed?: (tag: string, category: unknown, load: () => void) => void; loadScript?: () => Promise<void> } = {}) {
+function setup(
+  rules: Rule[],
+  extra: {
+    command?: (...args: unknown[]) => unknown;
+    elements?: Record<string, unknown>;
+    state?: Record<string, unknown>;
+    whenTagAllowed?: (tag: string, category: unknown, load: () => void) => void;
+    loadScript?: () => Promise<void>;
+  } = {},
+) {
   const calls: string[] = [];
   const logs: Array<{ level: string; message: string; data?: unknown }> = [];
   const events: Array<Record<string, unknown>> = [];
@@ -20,12 +30,35 @@ function setup(rules: Rule[], extra: { command?: (...args: unknown[]) => unknown
     error: (message: string, data?: unknown) => logs.push({ level: "error", message, data }),
   };
   const defs = Object.fromEntries(Object.entries(extra.elements ?? {}).map(([k, v]) => [k, DataElementSchema.parse(v)]));
-  const dataElements = createDataElements(defs, { page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }), cookies: { get: () => undefined }, dataLayer: { get: (p) => readPath(extra.state ?? {}, p) }, win: {} as Window, provided: () => undefined, log });
+  const dataElements = createDataElements(defs, {
+    page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }),
+    cookies: { get: () => undefined },
+    dataLayer: { get: (p) => readPath(extra.state ?? {}, p) },
+    win: {} as Window,
+    provided: () => undefined,
+    log,
+  });
   const deps: EngineDeps = {
-    conditions: { page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }), cookie: () => undefined, dataElement: dataElements.get, consent: () => true, env: "qa", loggedIn: () => false, random: () => 0.5 },
+    conditions: {
+      page: () => ({ host: "x.kiwi.example", path: "/scores/", query: new URLSearchParams("a=1"), hash: "", referrer: "", href: "" }),
+      cookie: () => undefined,
+      dataElement: dataElements.get,
+      consent: () => true,
+      env: "qa",
+      loggedIn: () => false,
+      random: () => 0.5,
+    },
     actions: {
       analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
-      consent: { allows: () => true, whenAllowed: (_c, cb) => cb(), decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }), whenTagAllowed: extra.whenTagAllowed ?? ((_t, _c, load) => load()), sdk: () => "in", reported: () => true, onChange() {} },
+      consent: {
+        allows: () => true,
+        whenAllowed: (_c, cb) => cb(),
+        decide: () => ({ allowed: true, reason: "consent-given", category: "marketing" }),
+        whenTagAllowed: extra.whenTagAllowed ?? ((_t, _c, load) => load()),
+        sdk: () => "in",
+        reported: () => true,
+        onChange() {},
+      },
       loadScript: extra.loadScript ?? (async () => void calls.push("loadScript")),
       dataElements,
       pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
@@ -61,7 +94,11 @@ describe("push: data elements", () => {
           ],
         }),
       ],
-      { elements: { errorCode: { push: "code" }, errorType: { push: "type", default: "none" } }, state: { code: "E1", type: "college" }, command: () => new Promise((r) => setTimeout(r, 10)) },
+      {
+        elements: { errorCode: { push: "code" }, errorType: { push: "type", default: "none" } },
+        state: { code: "E1", type: "college" },
+        command: () => new Promise((r) => setTimeout(r, 10)),
+      },
     );
     engine.fire("dataLayerPush", { key: "application-error", data: { event: "application-error", code: "E2" } });
     // A push without a code: the merged state still has E1 (and a search's type), but this push has no data.
@@ -85,7 +122,10 @@ describe("rule order", () => {
   });
 
   it("a rule fires only for its own event type and key", () => {
-    const { engine, calls } = setup([rule({ id: "s", events: [{ type: "dataLayerPush", event: "search" }], actions: [push("search")] }), rule({ id: "c", events: [{ type: "dataLayerPush", event: "cart" }], actions: [push("cart")] })]);
+    const { engine, calls } = setup([
+      rule({ id: "s", events: [{ type: "dataLayerPush", event: "search" }], actions: [push("search")] }),
+      rule({ id: "c", events: [{ type: "dataLayerPush", event: "cart" }], actions: [push("cart")] }),
+    ]);
     engine.fire("dataLayerPush", { key: "search" });
     engine.fire("domReady");
     expect(calls).toEqual(['push:{"tag":"search"}']);
@@ -95,8 +135,22 @@ describe("rule order", () => {
 describe("conditions", () => {
   it("all conditions must pass; a failing condition skips the actions and is reported", () => {
     const { engine, calls, events } = setup([
-      rule({ id: "pass", conditions: [{ type: "path", startsWith: "/scores" }, { type: "env", in: ["qa"] }], actions: [push("pass")] }),
-      rule({ id: "fail", conditions: [{ type: "path", startsWith: "/scores" }, { type: "query", name: "a", equals: "2" }], actions: [push("fail")] }),
+      rule({
+        id: "pass",
+        conditions: [
+          { type: "path", startsWith: "/scores" },
+          { type: "env", in: ["qa"] },
+        ],
+        actions: [push("pass")],
+      }),
+      rule({
+        id: "fail",
+        conditions: [
+          { type: "path", startsWith: "/scores" },
+          { type: "query", name: "a", equals: "2" },
+        ],
+        actions: [push("fail")],
+      }),
     ]);
     engine.fire("libraryLoaded");
     expect(calls).toEqual(['push:{"tag":"pass"}']);
@@ -124,18 +178,25 @@ describe("wait-before-next and timeouts", () => {
   });
 
   it('"A timed-out step logs the catalogue\'s timeout error" and its rule stops; default 2000 ms', async () => {
-    const { engine, calls, logs, events } = setup([rule({ id: "hang", actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: true }, push("never")] })], { command: () => new Promise(() => {}) });
+    const { engine, calls, logs, events } = setup(
+      [rule({ id: "hang", actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: true }, push("never")] })],
+      { command: () => new Promise(() => {}) },
+    );
     engine.fire("libraryLoaded");
     await vi.advanceTimersByTimeAsync(1999);
     expect(logs.filter((l) => l.message === STEP_TIMEOUT)).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(logs).toContainEqual(expect.objectContaining({ level: "error", message: STEP_TIMEOUT, data: expect.objectContaining({ rule: "hang", timeout: 2000 }) }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({ level: "error", message: STEP_TIMEOUT, data: expect.objectContaining({ rule: "hang", timeout: 2000 }) }),
+    );
     expect(events).toContainEqual(expect.objectContaining({ rule: "hang", action: 0, outcome: "timed out" }));
     expect(calls).toEqual([]);
   });
 
   it("an action's own timeout replaces the default (the spec's 10000 ms for the ambassador script)", async () => {
-    const { engine, logs } = setup([rule({ id: "amb", actions: [{ type: "command", module: "chat", name: "open", timeout: 10000, waitBeforeNext: true }] })], { command: () => new Promise(() => {}) });
+    const { engine, logs } = setup([rule({ id: "amb", actions: [{ type: "command", module: "chat", name: "open", timeout: 10000, waitBeforeNext: true }] })], {
+      command: () => new Promise(() => {}),
+    });
     engine.fire("libraryLoaded");
     await vi.advanceTimersByTimeAsync(9999);
     expect(logs.some((l) => l.message === STEP_TIMEOUT)).toBe(false);
@@ -144,7 +205,9 @@ describe("wait-before-next and timeouts", () => {
   });
 
   it("a step that does not wait still has its timeout logged, and the rule goes on at once", async () => {
-    const { engine, calls, logs } = setup([rule({ id: "r", actions: [{ type: "command", module: "chat", name: "open" }, push("next")] })], { command: () => new Promise(() => {}) });
+    const { engine, calls, logs } = setup([rule({ id: "r", actions: [{ type: "command", module: "chat", name: "open" }, push("next")] })], {
+      command: () => new Promise(() => {}),
+    });
     engine.fire("libraryLoaded");
     expect(calls).toEqual(['push:{"tag":"next"}']);
     await vi.advanceTimersByTimeAsync(2000);
@@ -153,7 +216,8 @@ describe("wait-before-next and timeouts", () => {
 });
 
 describe("a tag waiting for consent", () => {
-  const tagRule = () => rule({ id: "payment-confirmation", actions: [{ type: "loadScript", src: "https://tags.adpartner.example/p.js", consent: "marketing" } as RuleAction] });
+  const tagRule = () =>
+    rule({ id: "payment-confirmation", actions: [{ type: "loadScript", src: "https://tags.adpartner.example/p.js", consent: "marketing" } as RuleAction] });
 
   it('"A tag waiting for consent is not an error": past its limit it logs at debug level, and loads once after a late grant', async () => {
     let grant: (() => void) | undefined;
@@ -161,7 +225,13 @@ describe("a tag waiting for consent", () => {
     engine.fire("libraryLoaded");
     await vi.advanceTimersByTimeAsync(2000);
     expect(logs.filter((l) => l.level === "error")).toEqual([]);
-    expect(logs).toContainEqual(expect.objectContaining({ level: "debug", message: STEP_WAITS_FOR_CONSENT, data: expect.objectContaining({ rule: "payment-confirmation", timeout: 2000 }) }));
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: "debug",
+        message: STEP_WAITS_FOR_CONSENT,
+        data: expect.objectContaining({ rule: "payment-confirmation", timeout: 2000 }),
+      }),
+    );
     grant?.();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toEqual(["loadScript"]);

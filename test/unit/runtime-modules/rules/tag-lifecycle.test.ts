@@ -13,7 +13,12 @@ const EVERY: Array<[ConsentCategory, Lifecycle]> = LIFECYCLES.flatMap((l) => CAT
 const allowedBy = (state: ConsentState) => (c: ConsentCategory) => categoryAllowed(state, c);
 
 describe('"each category and lifecycle pair once per page"', () => {
-  const pairs: Array<[any, any]> = [["performance", "pageTop"], ["marketing", "domReady"], ["functional", "windowLoaded"], ["marketing", "domReady"]];
+  const pairs: Array<[any, any]> = [
+    ["performance", "pageTop"],
+    ["marketing", "domReady"],
+    ["functional", "windowLoaded"],
+    ["marketing", "domReady"],
+  ];
   it("a pair is due once its lifecycle point has passed and its category is granted; never twice", () => {
     const all = () => true;
     expect(duePairs(pairs, "pageTop", all, [])).toEqual(["performance:pageTop"]);
@@ -48,7 +53,11 @@ describe('"each category and lifecycle pair once per page"', () => {
     expect(duePairs(EVERY, "pageTop", allowedBy(run({ type: "internal-site" })), [])).toEqual(CATEGORIES.map((c) => `${c}:pageTop`));
   });
   it("a later milestone implies the earlier ones (a bundle loaded after DOM ready)", () => {
-    expect(duePairs(EVERY, "windowLoaded", allowedBy(withGroups(",C0001,C0002,")), [])).toEqual(["performance:pageTop", "performance:domReady", "performance:windowLoaded"]);
+    expect(duePairs(EVERY, "windowLoaded", allowedBy(withGroups(",C0001,C0002,")), [])).toEqual([
+      "performance:pageTop",
+      "performance:domReady",
+      "performance:windowLoaded",
+    ]);
   });
 });
 
@@ -58,9 +67,9 @@ describe('"each category and lifecycle pair once per page": properties of the pa
   const op: fc.Arbitrary<Op> = fc.oneof(
     fc.constantFrom(...LIFECYCLES).map((lifecycle) => ({ kind: "milestone" as const, lifecycle })),
     fc.subarray(GROUPS).map((g) => ({ kind: "consent" as const, event: { type: "groups-updated" as const, groups: "," + g.join(",") + "," } })),
-    fc.constantFrom<ConsentEvent>({ type: "banner-closed" }, { type: "banner-loaded" }, { type: "banner-failed", reason: "timeout" }, { type: "internal-site" }).map(
-      (event) => ({ kind: "consent" as const, event }),
-    ),
+    fc
+      .constantFrom<ConsentEvent>({ type: "banner-closed" }, { type: "banner-loaded" }, { type: "banner-failed", reason: "timeout" }, { type: "internal-site" })
+      .map((event) => ({ kind: "consent" as const, event })),
     fc.constantFrom(...EVERY).map((pair) => ({ kind: "request" as const, pair })),
   );
 
@@ -85,7 +94,8 @@ describe('"each category and lifecycle pair once per page": properties of the pa
             done.push(key);
           }
           for (const [category, lifecycle] of pairs)
-            if (categoryAllowed(consent, category) && LIFECYCLES.indexOf(lifecycle) <= LIFECYCLES.indexOf(reached)) expect(done).toContain(`${category}:${lifecycle}`);
+            if (categoryAllowed(consent, category) && LIFECYCLES.indexOf(lifecycle) <= LIFECYCLES.indexOf(reached))
+              expect(done).toContain(`${category}:${lifecycle}`);
         }
         expect(new Set(done).size).toBe(done.length);
       }),

@@ -45,7 +45,13 @@ describe("guardAnalytics", () => {
   });
   it("events: the whole web.webInteraction with a safe URL (the page's when none is given), the page URLs, redacted name and variables", () => {
     const s = setup("https://scores.kiwi.example/?studentid=9&i=3", "");
-    s.analytics.event({ name: "clicked", eventType: "web.webinteraction.linkClicks", linkType: "exit", url: "https://other.example/?regId=5#x", variables: { prop1: "https://a.example/?u=bob" } });
+    s.analytics.event({
+      name: "clicked",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "exit",
+      url: "https://other.example/?regId=5#x",
+      variables: { prop1: "https://a.example/?u=bob" },
+    });
     s.analytics.event({ name: "privacy", eventType: "kiwi.privacyConsentChange", linkType: "other" });
     const [click, other] = s.of("event");
     expect(click.url).toBe("https://other.example/?regId=[redacted]#x");
@@ -69,7 +75,12 @@ describe("guardAnalytics", () => {
   });
   it("a click's Activity Map data gets the page's name (cut to 200), everything redacted", () => {
     const s = setup("https://scores.kiwi.example/");
-    s.analytics.event({ name: "n", eventType: "web.webinteraction.linkClicks", linkType: "other", activityMap: { link: "see regNo=12345", region: "card studentid=777" } });
+    s.analytics.event({
+      name: "n",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "other",
+      activityMap: { link: "see regNo=12345", region: "card studentid=777" },
+    });
     const [click] = s.of("event");
     expect(click.activityMap).toEqual({ link: "see regNo=[redacted]", region: "card studentid=[redacted]", page: "site/page" });
     s.analytics.event({ name: "n", eventType: "t", linkType: "other" });

@@ -1,6 +1,18 @@
 import { describe, expect, it, vi } from "vitest";
 import { AnalyticsRulesSchema } from "../../../../generator/config/schemas/analytics.js";
-import { clickedLink, linkActivityMap, linkEvent, linkKind, linkRegion, linkVariables, listenForLinks, pushedLinkEvent, pushedPromoEvent, type LinkElement, type RegionNode } from "../../../../runtime-modules/tracking/link-clicks";
+import {
+  clickedLink,
+  linkActivityMap,
+  linkEvent,
+  linkKind,
+  linkRegion,
+  linkVariables,
+  listenForLinks,
+  pushedLinkEvent,
+  pushedPromoEvent,
+  type LinkElement,
+  type RegionNode,
+} from "../../../../runtime-modules/tracking/link-clicks";
 import { recorder } from "./recorder";
 
 const rules = AnalyticsRulesSchema.parse({ internalDomains: ["kiwi-go.example"] });
@@ -16,28 +28,58 @@ function link(href: string, text = "Link", dataset: Record<string, string> = {},
     closest: (selector: string) => (inside.some((s) => selector.split(",").includes(s)) ? {} : null),
   };
 }
-const classify = (el: LinkElement) => linkEvent(clickedLink(el, HOST, "kiwi.example", rules)!) as { name: string; linkType: string; url?: string; variables: Record<string, string> };
+const classify = (el: LinkElement) =>
+  linkEvent(clickedLink(el, HOST, "kiwi.example", rules)!) as { name: string; linkType: string; url?: string; variables: Record<string, string> };
 
 describe("link clicks: each type with its linkType, name and variables", () => {
   it("search result, promo, nav (data-nav and the global header/footer), feature: other", () => {
-    expect(classify(link("/college/1", "  Kiwi   College ", { searchResult: "" }))).toMatchObject({ name: "kiwi college", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { eVar93: "searchResult|pathingHit", prop82: "searchResult" } });
-    expect(classify(link("/sat", "x", { promo: "tnt:Spring SAT reminder for juniors and seniors everywhere" }))).toMatchObject({ name: "tnt-Spring SAT reminder juniors seniors", linkType: "other", variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" } });
-    expect(classify(link("/about", "About", { nav: "Top Menu" }))).toMatchObject({ name: "about", variables: { eVar93: "nav|pathingHit", prop82: "nav", prop83: "top menu" } });
+    expect(classify(link("/college/1", "  Kiwi   College ", { searchResult: "" }))).toMatchObject({
+      name: "kiwi college",
+      eventType: "web.webinteraction.linkClicks",
+      linkType: "other",
+      variables: { eVar93: "searchResult|pathingHit", prop82: "searchResult" },
+    });
+    expect(classify(link("/sat", "x", { promo: "tnt:Spring SAT reminder for juniors and seniors everywhere" }))).toMatchObject({
+      name: "tnt-Spring SAT reminder juniors seniors",
+      linkType: "other",
+      variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" },
+    });
+    expect(classify(link("/about", "About", { nav: "Top Menu" }))).toMatchObject({
+      name: "about",
+      variables: { eVar93: "nav|pathingHit", prop82: "nav", prop83: "top menu" },
+    });
     expect(classify(link("/help", "Help", {}, ["[data-ghf]"]))).toMatchObject({ name: "help", variables: { prop82: "nav", prop83: "ghf" } });
-    expect(classify(link("/compare/colleges/side-by-side-view", "Compare colleges", { feature: "Compare Tool" }))).toMatchObject({ name: "compare tool", linkType: "other", url: "https://bigfuture.kiwi.example/compare/colleges/side-by-side-view", variables: { eVar93: "feature|pathingHit", prop82: "feature", prop84: "/compare/colleges/side-b" } });
+    expect(classify(link("/compare/colleges/side-by-side-view", "Compare colleges", { feature: "Compare Tool" }))).toMatchObject({
+      name: "compare tool",
+      linkType: "other",
+      url: "https://bigfuture.kiwi.example/compare/colleges/side-by-side-view",
+      variables: { eVar93: "feature|pathingHit", prop82: "feature", prop84: "/compare/colleges/side-b" },
+    });
   });
   it("download: download; external: exit (internal domains and the apex domain are not external); mailto and tel: other, scheme only", () => {
-    expect(classify(link("/files/Guide.PDF?u=me", "Guide"))).toMatchObject({ linkType: "download", url: "https://bigfuture.kiwi.example/files/Guide.PDF?u=[redacted]", variables: { eVar93: "download", prop82: "download", prop83: "pdf" } });
+    expect(classify(link("/files/Guide.PDF?u=me", "Guide"))).toMatchObject({
+      linkType: "download",
+      url: "https://bigfuture.kiwi.example/files/Guide.PDF?u=[redacted]",
+      variables: { eVar93: "download", prop82: "download", prop83: "pdf" },
+    });
     for (const ext of ["exe", "wav", "mp3", "mov", "mpg", "avi", "wmv", "docx", "csv", "zip"]) expect(classify(link(`/f.${ext}`)).linkType).toBe("download");
     expect(classify(link("https://news.example/story", "Story"))).toMatchObject({ linkType: "exit", variables: { eVar93: "external", prop82: "external" } });
     expect(classify(link("https://practicepartner.example/x", "P")).variables).toMatchObject({ prop83: "practicepartner.example" });
     expect(classify(link("https://satsuite.kiwi.example/", "SAT")).variables.prop82).toBe("feature");
     expect(classify(link("https://www.kiwi-go.example/x", "Go")).variables.prop82).toBe("feature");
-    expect(classify(link("mailto:help@kiwi.example", "help@kiwi.example Write us"))).toMatchObject({ name: "write us", linkType: "other", url: "mailto:", variables: { prop82: "mailto" } });
+    expect(classify(link("mailto:help@kiwi.example", "help@kiwi.example Write us"))).toMatchObject({
+      name: "write us",
+      linkType: "other",
+      url: "mailto:",
+      variables: { prop82: "mailto" },
+    });
     expect(classify(link("tel:+18005551234", "Call"))).toMatchObject({ name: "call", url: "tel:", variables: { prop82: "tel" } });
   });
   it("clkg/clkn addresses are unwrapped; javascript: links are not tracked; text falls back to aria-label", () => {
-    expect(classify(link("/clkn/https%3A%2F%2Fnews.example%2Fa%3FregNo%3D5", "N"))).toMatchObject({ linkType: "exit", url: "https://news.example/a?regNo=[redacted]" });
+    expect(classify(link("/clkn/https%3A%2F%2Fnews.example%2Fa%3FregNo%3D5", "N"))).toMatchObject({
+      linkType: "exit",
+      url: "https://news.example/a?regNo=[redacted]",
+    });
     expect(clickedLink(link("javascript:void(0)"), HOST, "kiwi.example", rules)).toBeUndefined();
     const icon = { ...link("/x", ""), getAttribute: (n: string) => (n === "aria-label" ? "Close Dialog" : null) };
     expect(classify(icon).name).toBe("close dialog");
@@ -60,7 +102,9 @@ describe("listenForLinks", () => {
     };
   }
   /** An element inside a link (or not), inside elements matching `inside`. */
-  const target = (a: LinkElement | null, inside: string[] = []) => ({ closest: (s: string) => (s === "a[href],area[href]" ? a : inside.includes(s) ? {} : null) });
+  const target = (a: LinkElement | null, inside: string[] = []) => ({
+    closest: (s: string) => (s === "a[href],area[href]" ? a : inside.includes(s) ? {} : null),
+  });
 
   it("one delegated listener in the capture phase; a click inside a link sends its event; other clicks nothing", () => {
     const r = recorder();
@@ -79,7 +123,11 @@ describe("listenForLinks", () => {
     listenForLinks(d.doc, { analytics: r.analytics, rules, apexDomain: "kiwi.example", pageHost: () => HOST, ruleSelectors: ["a[data-promo]"], onError });
     d.click(target(link("/sat", "Spring", { promo: "spring" }), ["a[data-promo]"]));
     expect(r.calls).toEqual([]);
-    d.click({ closest: () => { throw new Error("boom"); } });
+    d.click({
+      closest: () => {
+        throw new Error("boom");
+      },
+    });
     expect(onError).toHaveBeenCalledTimes(1);
   });
 });
@@ -88,7 +136,7 @@ describe("Activity Map data of a click", () => {
   const node = (props: { id?: string; nodeName?: string; role?: string; label?: string }, parentNode: RegionNode | null = null): RegionNode => ({
     id: props.id ?? "",
     nodeName: props.nodeName ?? "DIV",
-    getAttribute: (name: string) => (name === "role" ? props.role ?? null : name === "aria-label" ? props.label ?? null : null),
+    getAttribute: (name: string) => (name === "role" ? (props.role ?? null) : name === "aria-label" ? (props.label ?? null) : null),
     parentNode,
   });
   it("the region is the nearest ancestor's id, else a region's aria-label, else header/main/footer/nav; BODY when none", () => {
@@ -116,14 +164,28 @@ describe("pushedLinkEvent (link-click push)", () => {
     expect(pushed({ linkType: "feature", hasData: true })).toBe("no-event-code");
   });
   it("the documented push becomes a link event: web text, unwrapped safe URL, flags, the event code", () => {
-    expect(pushed({ linkType: "external", linkName: "  Apply NOW at partner ", linkUrl: "clkg/https://partner.example/?u=x", eventCode: "event12", pathingHit: true, hasData: true })).toEqual({
+    expect(
+      pushed({
+        linkType: "external",
+        linkName: "  Apply NOW at partner ",
+        linkUrl: "clkg/https://partner.example/?u=x",
+        eventCode: "event12",
+        pathingHit: true,
+        hasData: true,
+      }),
+    ).toEqual({
       name: "apply now partner",
       eventType: "web.webinteraction.linkClicks",
       linkType: "exit",
       url: "https://partner.example/?u=[redacted]",
       variables: { eVar93: "external|pathingHit", prop82: "external", events: "event12" },
     });
-    expect(pushed({ linkType: "download", hasData: true, eventCode: "event5" })).toMatchObject({ name: "None Provided", linkType: "download", url: undefined, variables: { eVar93: "download" } });
+    expect(pushed({ linkType: "download", hasData: true, eventCode: "event5" })).toMatchObject({
+      name: "None Provided",
+      linkType: "download",
+      url: undefined,
+      variables: { eVar93: "download" },
+    });
   });
   it('a pushed link is flagged as a clicked one: "targeted flag (name starts with tnt:)", promo name case kept; download extension, partner domain, feature path', () => {
     expect(pushed({ linkType: "promo", linkName: "tnt:Spring Hero", linkUrl: "/sat", eventCode: "event9", hasData: true })).toMatchObject({
@@ -131,9 +193,15 @@ describe("pushedLinkEvent (link-click push)", () => {
       url: `https://${HOST}/sat`,
       variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt", events: "event9" },
     });
-    expect(pushed({ linkType: "download", linkName: "Guide", linkUrl: "/files/Guide.PDF", eventCode: "e", hasData: true })).toMatchObject({ variables: { prop83: "pdf" } });
-    expect(pushed({ linkType: "external", linkName: "Go", linkUrl: `https://www.${rules.partnerDomains[0]}/x`, eventCode: "e", hasData: true })).toMatchObject({ variables: { prop83: rules.partnerDomains[0] } });
-    expect(pushed({ linkType: "feature", linkName: "Compare", linkUrl: "/colleges/compare/list/all/very/long", eventCode: "e", hasData: true })).toMatchObject({ variables: { prop84: "/colleges/compare/list/a" } });
+    expect(pushed({ linkType: "download", linkName: "Guide", linkUrl: "/files/Guide.PDF", eventCode: "e", hasData: true })).toMatchObject({
+      variables: { prop83: "pdf" },
+    });
+    expect(pushed({ linkType: "external", linkName: "Go", linkUrl: `https://www.${rules.partnerDomains[0]}/x`, eventCode: "e", hasData: true })).toMatchObject({
+      variables: { prop83: rules.partnerDomains[0] },
+    });
+    expect(pushed({ linkType: "feature", linkName: "Compare", linkUrl: "/colleges/compare/list/all/very/long", eventCode: "e", hasData: true })).toMatchObject({
+      variables: { prop84: "/colleges/compare/list/a" },
+    });
   });
 });
 
@@ -147,7 +215,11 @@ describe("pushedPromoEvent (promo-click push)", () => {
       url: "https://satsuite.kiwi.example/register",
       variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" },
     });
-    expect(pushedPromoEvent({ name: "Spring Banner", targeted: true }, rules, PAGE)).toMatchObject({ name: "Spring Banner", url: undefined, variables: { prop85: "tnt" } });
+    expect(pushedPromoEvent({ name: "Spring Banner", targeted: true }, rules, PAGE)).toMatchObject({
+      name: "Spring Banner",
+      url: undefined,
+      variables: { prop85: "tnt" },
+    });
     expect(pushedPromoEvent({ name: "tnt:x", targeted: false }, rules, PAGE)!.variables).not.toHaveProperty("prop85");
     expect(pushedPromoEvent({ name: " " }, rules, PAGE)).toBeUndefined();
     expect(pushedPromoEvent({}, rules, PAGE)).toBeUndefined();

@@ -35,7 +35,9 @@ describe("composePageName", () => {
   });
   it("declared codes (flow, page, view) replace the path; parameters still follow, the hash does not", () => {
     expect(composePageName("signup", pageRules, at("/x/y#step2?tab=a"), { flowCode: "Reg", pageCode: "enter data" })).toBe("signup/reg/enter-data");
-    expect(composePageName("satreg", app, at("/r?step=Two"), { flowCode: "newreg", pageCode: "datetc-choosedate", viewCode: "calendar" })).toBe("satreg:newreg:datetc-choosedate:calendar:step=two");
+    expect(composePageName("satreg", app, at("/r?step=Two"), { flowCode: "newreg", pageCode: "datetc-choosedate", viewCode: "calendar" })).toBe(
+      "satreg:newreg:datetc-choosedate:calendar:step=two",
+    );
     expect(composePageName("satreg", app, at("/r"), { pageCode: UUID })).toBe("satreg:uuid");
   });
   it("a declared full page name is used as is (UUIDs as uuid)", () => {
@@ -54,7 +56,9 @@ describe("composePageName", () => {
   });
   it("sign-in pages (signinPages module): a page code without flow code that is a sign-in key takes the sign-in map; flow=idp-discovery: migrate", () => {
     expect(composePageName("iam", pageRules, at("/login"), { pageCode: "enter-username-password" }, SIGNIN)).toBe("iam/login/enter-unpw");
-    expect(composePageName("iam", pageRules, at("/login?flow=idp-discovery"), { pageCode: "enter-username-password" }, SIGNIN)).toBe("iam/migrate/enter-username-password");
+    expect(composePageName("iam", pageRules, at("/login?flow=idp-discovery"), { pageCode: "enter-username-password" }, SIGNIN)).toBe(
+      "iam/migrate/enter-username-password",
+    );
     expect(composePageName("iam", pageRules, at("/login"), { pageCode: "Failed-Username" }, SIGNIN)).toBe("iam/login/fail/username");
     expect(composePageName("iam", pageRules, at("/pw"), { pageCode: "forgot-password-reset-success" }, SIGNIN)).toBe("iam/forgotpw/reset-pw-success");
     expect(composePageName("signup", pageRules, at("/reg"), { pageCode: "registration-select-type" }, SIGNIN)).toBe("signup/reg/select-type");

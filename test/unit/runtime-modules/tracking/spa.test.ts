@@ -12,10 +12,11 @@ function fakeTimers() {
     },
     advance(ms: number) {
       now += ms;
-      for (const [h, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) if (t.at <= now) {
-        timers.delete(h);
-        t.fn();
-      }
+      for (const [h, t] of [...timers].sort((a, b) => a[1].at - b[1].at))
+        if (t.at <= now) {
+          timers.delete(h);
+          t.fn();
+        }
     },
     pending: () => timers.size,
   };

@@ -8,12 +8,22 @@ import { createLogger } from "../../../../runtime-modules/core/log";
 import { createProvidedValues } from "../../../../runtime-modules/core/provided-values";
 import type { ModuleServices } from "../../../../runtime-modules/core/types";
 import { createDataLayer } from "../../../../runtime-modules/rules/data-layer";
-import { clickRuleSelectors, hasRoutePageViewRule, rulePushEvents, startTracking, wireTracking, type ModuleCommands } from "../../../../runtime-modules/tracking/start-tracking";
+import {
+  clickRuleSelectors,
+  hasRoutePageViewRule,
+  rulePushEvents,
+  startTracking,
+  wireTracking,
+  type ModuleCommands,
+} from "../../../../runtime-modules/tracking/start-tracking";
 import { bundleConfig } from "../helpers/config";
 import { pageRules } from "../analytics/rules";
 import { memoryCookies, recorder } from "./recorder";
 
-function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rules?: Rule[]; commands?: ModuleCommands; preload?: unknown[]; referrer?: string; vitals?: boolean } = {}) {
+function setup(
+  url: string,
+  options: { site?: Partial<BundleConfig["site"]>; rules?: Rule[]; commands?: ModuleCommands; preload?: unknown[]; referrer?: string; vitals?: boolean } = {},
+) {
   const u = new URL(url);
   const location = { hostname: u.hostname, pathname: u.pathname, search: u.search, hash: u.hash, href: u.href };
   const winListeners: Record<string, Array<() => void>> = {};
@@ -22,7 +32,11 @@ function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rul
   let nextId = 1;
   const win: Record<string, any> = {
     location,
-    document: { referrer: options.referrer ?? "", visibilityState: "visible", addEventListener: (t: string, fn: (e: unknown) => void) => (docListeners[t] ||= []).push(fn) },
+    document: {
+      referrer: options.referrer ?? "",
+      visibilityState: "visible",
+      addEventListener: (t: string, fn: (e: unknown) => void) => (docListeners[t] ||= []).push(fn),
+    },
     history: { pushState: () => undefined, replaceState: () => undefined },
     addEventListener: (t: string, fn: () => void) => (winListeners[t] ||= []).push(fn),
     setTimeout: (fn: () => void, ms: number) => (timers.push({ fn, ms, id: nextId }), nextId++),
@@ -38,7 +52,11 @@ function setup(url: string, options: { site?: Partial<BundleConfig["site"]>; rul
   };
   const monitor = { emit: () => undefined };
   const log = createLogger(monitor, false);
-  const bundle = bundleConfig({ site: { code: "bigfuture", name: "BigFuture", appId: "23", spa: false, internal: false, ...options.site }, rules: options.rules ?? [], pageNames: pageRules });
+  const bundle = bundleConfig({
+    site: { code: "bigfuture", name: "BigFuture", appId: "23", spa: false, internal: false, ...options.site },
+    rules: options.rules ?? [],
+    pageNames: pageRules,
+  });
   const values = createProvidedValues({ site: bundle.site.code });
   const dataLayer = createDataLayer(win, "kiwiDataLayer", log, monitor);
   const rec = recorder();
@@ -95,7 +113,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe("wireTracking", () => {
   it('provides "pageName" for every page, and the org page view (no name) gets it, with the page URLs through xdm', () => {
-    const t = setup("https://bigfuture.kiwi.example/college/3f2504e0-4f89-11d3-9a0c-0305e82c3301?tab=Costs&regNo=55", { referrer: "https://news.example/?u=x" });
+    const t = setup("https://bigfuture.kiwi.example/college/3f2504e0-4f89-11d3-9a0c-0305e82c3301?tab=Costs&regNo=55", {
+      referrer: "https://news.example/?u=x",
+    });
     expect(t.values.get("pageName")).toBe("bigfuture/college/uuid/tab=costs");
     t.boot();
     const [view] = t.views();
@@ -132,7 +152,14 @@ describe("wireTracking", () => {
     expect(t.views()[1].xdm.web.webReferrer.URL).toBe("https://bigfuture.kiwi.example/a");
   });
   it("a site with its own routeChange page-view rule keeps it: no route watching; non-SPA sites neither", () => {
-    const rule = { id: "route", name: "r", order: 50, events: [{ type: "routeChange" }], conditions: [], actions: [{ type: "sendPageView" }] } as unknown as Rule;
+    const rule = {
+      id: "route",
+      name: "r",
+      order: 50,
+      events: [{ type: "routeChange" }],
+      conditions: [],
+      actions: [{ type: "sendPageView" }],
+    } as unknown as Rule;
     expect(hasRoutePageViewRule([rule])).toBe(true);
     const own = setup("https://bigfuture.kiwi.example/a", { site: { spa: true }, rules: [rule] });
     expect(own.routeListeners()).not.toContain("popstate");
@@ -195,9 +222,21 @@ describe("wireTracking", () => {
       ["internal search", "kiwi.internalSearch", "event3"],
     ]);
     expect(t.events()[0].variables).toEqual({ eVar5: "sat dates", eVar6: "site", events: "event3", eVar96: "SAT Dates", prop86: "12" });
-    expect(t.events()[1].variables).toEqual({ eVar5: "null:nursing", eVar6: "college", events: "event4", eVar95: "major|location", eVar96: "nursing", prop86: "0", prop88: "true", prop89: "true" });
+    expect(t.events()[1].variables).toEqual({
+      eVar5: "null:nursing",
+      eVar6: "college",
+      events: "event4",
+      eVar95: "major|location",
+      eVar96: "nursing",
+      prop86: "0",
+      prop88: "true",
+      prop89: "true",
+    });
     expect(t.events()[2].variables).toEqual({ eVar5: "ucla", eVar6: "quick-college", events: "event4", prop88: "true" });
-    expect(t.events()[3]).toMatchObject({ url: "https://bigfuture.kiwi.example/colleges/kiwi", variables: { prop82: "searchResult", eVar5: "kiwi", eVar6: "college", eVar95: "location", prop88: "true" } });
+    expect(t.events()[3]).toMatchObject({
+      url: "https://bigfuture.kiwi.example/colleges/kiwi",
+      variables: { prop82: "searchResult", eVar5: "kiwi", eVar6: "college", eVar95: "location", prop88: "true" },
+    });
   });
   it("a push a site rule sends an event for is left to that rule (counted once); a rule that only sets variables does not take it", () => {
     const rules = [
@@ -221,7 +260,10 @@ describe("wireTracking", () => {
     expect(t.cookies.writes).toEqual([]);
   });
   it("clickRuleSelectors", () => {
-    const rules = [{ events: [{ type: "click", selector: "a[data-promo]" }, { type: "libraryLoaded" }] }, { events: [{ type: "click", selector: ".x" }] }] as unknown as Rule[];
+    const rules = [
+      { events: [{ type: "click", selector: "a[data-promo]" }, { type: "libraryLoaded" }] },
+      { events: [{ type: "click", selector: ".x" }] },
+    ] as unknown as Rule[];
     expect(clickRuleSelectors(rules)).toEqual(["a[data-promo]", ".x"]);
   });
 });

@@ -24,7 +24,13 @@ describe("web vitals batch", () => {
     expect(vitalsEvent([{ name: "CLS", rating: "good", navigationType: "reload", delta: 5 }]).variables).toEqual({ eVar94: "CLS:good:reload:5" });
   });
   it("startVitals: subscribes, and flushes when the document turns hidden and on pagehide", () => {
-    const doc = { visibilityState: "visible", listeners: {} as Record<string, () => void>, addEventListener(t: string, fn: () => void) { this.listeners[t] = fn; } };
+    const doc = {
+      visibilityState: "visible",
+      listeners: {} as Record<string, () => void>,
+      addEventListener(t: string, fn: () => void) {
+        this.listeners[t] = fn;
+      },
+    };
     const winListeners: Record<string, () => void> = {};
     const win = { document: doc, addEventListener: (t: string, fn: () => void) => (winListeners[t] = fn) } as unknown as Window;
     const send = vi.fn();

@@ -9,7 +9,11 @@ import { registry } from "../../../../../runtime-modules/registry";
 import { featureServices, flush, memoryStorage, type CookieJar, type FakeStorage } from "../feature-services";
 import { ORDER_ALREADY_COUNTED } from "../../../../../runtime-modules/modules/sat-funnel/messages";
 
-function setup(url: string, settings: Record<string, unknown> = {}, options: { preload?: Record<string, unknown>[]; storage?: FakeStorage; site?: string; cookieJar?: CookieJar; performance?: boolean } = {}) {
+function setup(
+  url: string,
+  settings: Record<string, unknown> = {},
+  options: { preload?: Record<string, unknown>[]; storage?: FakeStorage; site?: string; cookieJar?: CookieJar; performance?: boolean } = {},
+) {
   const h = featureServices(SatFunnelModuleSchema.parse(settings), { url, ...options });
   const instance = createSatFunnel(h.services);
   /** The SPA views the module announced (`page-view` pushes), by page name. */
@@ -57,7 +61,10 @@ describe("createSatFunnel: page names", () => {
       ["/register/answer-services/order/complete", "satreg:answersvc:order-complete"],
     ]) {
       const h = await started(setup(REG + path));
-      expect(h.pageViews().map((v) => v.name), path).toEqual([name]);
+      expect(
+        h.pageViews().map((v) => v.name),
+        path,
+      ).toEqual([name]);
       expect(h.commands.pageName()).toBe(name);
       vi.unstubAllGlobals();
     }
@@ -74,9 +81,14 @@ describe("createSatFunnel: page names", () => {
   });
 
   it("a registration-step pushed before the bundle loaded names the first page view and sets its variables; no second page view", async () => {
-    const h = await started(setup(REG + "/register/app", {}, { preload: [step("datetc-choosedate", { satRegNo: "R123", adminDate: "2024/10/05", registrantType: "Repeat" })] }));
+    const h = await started(
+      setup(REG + "/register/app", {}, { preload: [step("datetc-choosedate", { satRegNo: "R123", adminDate: "2024/10/05", registrantType: "Repeat" })] }),
+    );
     expect(h.pageViews()).toHaveLength(1);
-    expect(h.pageViews()[0]).toMatchObject({ name: "satreg:newreg:datetc-choosedate", variables: { eVar31: "R123", eVar35: "20241005", eVar36: "repeat", eVar39: "15" } });
+    expect(h.pageViews()[0]).toMatchObject({
+      name: "satreg:newreg:datetc-choosedate",
+      variables: { eVar31: "R123", eVar35: "20241005", eVar36: "repeat", eVar39: "15" },
+    });
     // Announced the documented way: before the first view, a page-view push only names it.
     expect(h.announced()).toEqual(["satreg:newreg:datetc-choosedate"]);
   });
@@ -134,9 +146,31 @@ describe("createSatFunnel: page names", () => {
 describe("createSatFunnel: a new registration through to order-complete", () => {
   it("page names of the whole run, registration data, and the purchase on the terminal step (prefix sr, feature types)", async () => {
     const h = await started(setup(REG + "/register"));
-    const pages = ["start", "profile-start", "datetc-start", "terms", "datetc-choosedate", "datetc-choosecenter", "photo-start", "photo-upload", "order-review", "order-complete"];
+    const pages = [
+      "start",
+      "profile-start",
+      "datetc-start",
+      "terms",
+      "datetc-choosedate",
+      "datetc-choosecenter",
+      "photo-start",
+      "photo-upload",
+      "order-review",
+      "order-complete",
+    ];
     for (const page of pages) {
-      const extra: Record<string, unknown> = page === "datetc-choosedate" ? { satRegNo: "R777", adminType: "weekend", adminFormat: "digital", adminCode: "OCT24", adminDate: "2024/10/05", deviceChoice: "N/A", source: "email" } : {};
+      const extra: Record<string, unknown> =
+        page === "datetc-choosedate"
+          ? {
+              satRegNo: "R777",
+              adminType: "weekend",
+              adminFormat: "digital",
+              adminCode: "OCT24",
+              adminDate: "2024/10/05",
+              deviceChoice: "N/A",
+              source: "email",
+            }
+          : {};
       if (page === "order-complete") Object.assign(extra, { orderId: "W9001", features: ["late", "digital", "bogus"] });
       h.push(step(page, extra));
     }
@@ -144,12 +178,30 @@ describe("createSatFunnel: a new registration through to order-complete", () => 
     expect(h.pageViews().map((v) => v.name)).toEqual(["satreg:newreg:start"]);
     expect(h.announced()).toEqual(pages.slice(1).map((p) => "satreg:newreg:" + p));
     const review = h.sent.find((v) => v.name === "satreg:newreg:order-complete:purchase")!;
-    expect(review.variables).toMatchObject({ eVar31: "R777", eVar32: "weekend", eVar33: "digital", eVar34: "OCT24", eVar35: "20241005", eVar36: "other", eVar37: "none", eVar39: "15", eVar40: "email", eVar41: "order-complete:view:1", prop31: "n" });
+    expect(review.variables).toMatchObject({
+      eVar31: "R777",
+      eVar32: "weekend",
+      eVar33: "digital",
+      eVar34: "OCT24",
+      eVar35: "20241005",
+      eVar36: "other",
+      eVar37: "none",
+      eVar39: "15",
+      eVar40: "email",
+      eVar41: "order-complete:view:1",
+      prop31: "n",
+    });
     expect(review.variables.eVar38).toBeUndefined(); // deviceChoice N/A blanks it
     const purchases = h.events("commerce.purchases");
     expect(purchases).toHaveLength(1);
     expect(purchases[0].name).toBe("satreg:newreg:order-complete:purchase");
-    expect(purchases[0].variables).toMatchObject({ events: "purchase", purchaseID: "srW9001", eVar30: "W9001", eVar43: "SAT Registration", eVar44: "core|late|digital" });
+    expect(purchases[0].variables).toMatchObject({
+      events: "purchase",
+      purchaseID: "srW9001",
+      eVar30: "W9001",
+      eVar43: "SAT Registration",
+      eVar44: "core|late|digital",
+    });
   });
 
   it("the purchase is sent once per order; without an order id there is none; the id may come from order.id in the data layer", async () => {
@@ -277,11 +329,31 @@ describe("createSatFunnel: change-registration steps in session storage", () => 
     const h = await started(setup(REG + "/register/manage", {}, { storage: memoryStorage({ [CHANGE_STEPS_KEY]: "photo" }) }));
     expect(h.storage.data[CHANGE_STEPS_KEY]).toBe("photo");
     const seen: Array<string | undefined> = [];
-    for (const page of ["terms", "dashboard", "profile-start", "profile-personalinfo", "datetc-choosecenter", "datetc-accept", "profile-start", "order-review", "order-complete"]) {
+    for (const page of [
+      "terms",
+      "dashboard",
+      "profile-start",
+      "profile-personalinfo",
+      "datetc-choosecenter",
+      "datetc-accept",
+      "profile-start",
+      "order-review",
+      "order-complete",
+    ]) {
       h.push(step(page, page === "order-complete" ? { orderId: "C77" } : {}, "changereg"));
       seen.push(h.storage.data[CHANGE_STEPS_KEY]);
     }
-    expect(seen).toEqual([undefined, undefined, "profile", "profile", "profile,test-center", "profile,test-center", "profile,test-center", "profile,test-center", undefined]);
+    expect(seen).toEqual([
+      undefined,
+      undefined,
+      "profile",
+      "profile",
+      "profile,test-center",
+      "profile,test-center",
+      "profile,test-center",
+      "profile,test-center",
+      undefined,
+    ]);
     expect(h.events("commerce.purchases")[0].variables).toMatchObject({ purchaseID: "scC77", eVar45: "profile,test-center" });
   });
 
@@ -292,7 +364,9 @@ describe("createSatFunnel: change-registration steps in session storage", () => 
       vi.unstubAllGlobals();
     }
     expect(storage.data[CHANGE_STEPS_KEY]).toBe("photo,profile");
-    const last = await started(setup(REG + "/register/change/order/complete", {}, { storage, preload: [{ order: { id: "C9" } }, { event: "registration-step" }] }));
+    const last = await started(
+      setup(REG + "/register/change/order/complete", {}, { storage, preload: [{ order: { id: "C9" } }, { event: "registration-step" }] }),
+    );
     expect(last.pageViews().map((v) => v.name)).toEqual(["satreg:changereg:order-complete"]);
     expect(last.events("commerce.purchases")[0].variables).toMatchObject({ purchaseID: "scC9", eVar45: "photo,profile" });
     expect(storage.data[CHANGE_STEPS_KEY]).toBeUndefined();
@@ -378,7 +452,14 @@ describe("createSatFunnel: application errors", () => {
   });
 
   it("a configured appId replaces the site's; the concise site's flow code", async () => {
-    const h = await started(setup("https://satregconc.kiwi.example/payment", { appId: "77", flowCode: "satregconc", routes: [{ path: "/", flow: "satregconc" }], paymentPaths: ["/payment"] }));
+    const h = await started(
+      setup("https://satregconc.kiwi.example/payment", {
+        appId: "77",
+        flowCode: "satregconc",
+        routes: [{ path: "/", flow: "satregconc" }],
+        paymentPaths: ["/payment"],
+      }),
+    );
     h.push({ event: "application-error", code: "x" });
     expect(h.values.get("funnelErrorCode")).toBe("x:77:satregconc");
   });

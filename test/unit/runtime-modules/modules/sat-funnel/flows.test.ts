@@ -56,13 +56,23 @@ describe("SAT registration flows (spec section 2)", () => {
     expect(FUNNEL_FLOWS.answersvc).toEqual(["order-review", "order-complete"]);
   });
   it('"Concise variant (satregconc): start, confirm-info, datetc-start, terms, datetc-choosedate, the photo pages, order-review, order-complete"', () => {
-    expect(FUNNEL_FLOWS.satregconc).toEqual(["start", "confirm-info", "datetc-start", "terms", "datetc-choosedate", ...PHOTO, "order-review", "order-complete"]);
+    expect(FUNNEL_FLOWS.satregconc).toEqual([
+      "start",
+      "confirm-info",
+      "datetc-start",
+      "terms",
+      "datetc-choosedate",
+      ...PHOTO,
+      "order-review",
+      "order-complete",
+    ]);
   });
 });
 
 describe("funnelPageName", () => {
   it("every page of every flow is named site:flow:page", () => {
-    for (const [flow, pages] of Object.entries(FUNNEL_FLOWS)) for (const page of pages) expect(funnelPageName("satreg", flow, page)).toBe("satreg:" + flow + ":" + page);
+    for (const [flow, pages] of Object.entries(FUNNEL_FLOWS))
+      for (const page of pages) expect(funnelPageName("satreg", flow, page)).toBe("satreg:" + flow + ":" + page);
   });
   it.each([
     ["satreg", "newreg", "start", "satreg:newreg:start"],

@@ -67,6 +67,8 @@ describe("purchase id prefixes and feature types (section 9)", () => {
     expect(NEWREG_FEATURE_TYPES).toEqual(["core", "fw", "late", "intl", "digital", "xsell", "waitlist", "xas"]);
     expect(newregFeatures({})).toEqual(["core"]);
     expect(newregFeatures({ xas: true, fw: 1, late: false, digital: "y" })).toEqual(["core", "fw", "digital", "xas"]);
-    expect(newregFeatures({ core: false, fw: true, late: true, intl: true, digital: true, xsell: true, waitlist: true, xas: true })).toEqual([...NEWREG_FEATURE_TYPES]);
+    expect(newregFeatures({ core: false, fw: true, late: true, intl: true, digital: true, xsell: true, waitlist: true, xas: true })).toEqual([
+      ...NEWREG_FEATURE_TYPES,
+    ]);
   });
 });

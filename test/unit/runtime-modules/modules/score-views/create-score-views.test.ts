@@ -25,10 +25,20 @@ const sat = {
   satRegId: "ab12",
 };
 const psat = {
-  admin_event: { asmt_event_id: 7001, event_start_dt: "2023-10-11T08:00:00", asmt_family_cd: "3", event_title: "PSAT/NMSQT Contract", admin_yyyymm: 202310, asmt_id: 12 },
+  admin_event: {
+    asmt_event_id: 7001,
+    event_start_dt: "2023-10-11T08:00:00",
+    asmt_family_cd: "3",
+    event_title: "PSAT/NMSQT Contract",
+    admin_yyyymm: 202310,
+    asmt_id: 12,
+  },
   assessmentIndicators: { scoreAvailableInd: true },
 };
-const unrecognized = { admin_event: { asmt_event_id: "8100", asmt_family_cd: 3, event_title: "PSAT Practice Round", admin_yyyymm: "202404" }, assessmentIndicators: { scoreAvailableInd: "Y" } };
+const unrecognized = {
+  admin_event: { asmt_event_id: "8100", asmt_family_cd: 3, event_title: "PSAT Practice Round", admin_yyyymm: "202404" },
+  assessmentIndicators: { scoreAvailableInd: "Y" },
+};
 const notAvailable = { admin_event: { asmt_event_id: "8200", asmt_family_cd: 1, event_title: "SAT" }, assessmentIndicators: { scoreAvailableInd: "N" } };
 const noEventId = { admin_event: { asmt_family_cd: 1, event_title: "SAT" }, assessmentIndicators: { scoreAvailableInd: "Y" } };
 const mixed = [sat, notAvailable, psat, noEventId, unrecognized, { ...sat }];
@@ -104,7 +114,10 @@ describe("createScoreViews", () => {
       const h = setup("https://scores.kiwi.example" + path, { site: "score-report" });
       h.start();
       h.push({ event: "score-view", scores: [sat] });
-      expect(h.events().map((e) => e.variables.prop60), path).toEqual([type]);
+      expect(
+        h.events().map((e) => e.variables.prop60),
+        path,
+      ).toEqual([type]);
       vi.unstubAllGlobals();
     }
   });
@@ -157,7 +170,9 @@ describe("createScoreViews", () => {
   });
 
   it("hub: configured page codes", () => {
-    const h = setup("https://kiwihub.kiwi.example/pages/x", { site: "hub", hubPageCodes: { "my-sat-scores": "sat-score-view" } }, [{ pageCode: "my-sat-scores" }]);
+    const h = setup("https://kiwihub.kiwi.example/pages/x", { site: "hub", hubPageCodes: { "my-sat-scores": "sat-score-view" } }, [
+      { pageCode: "my-sat-scores" },
+    ]);
     h.start();
     h.push({ event: "score-view", scores: [sat] });
     expect(h.events().map((e) => e.variables.prop60)).toEqual(["sat-score-view"]);
@@ -172,7 +187,10 @@ describe("createScoreViews", () => {
       const h = setup("https://satreg.kiwi.example" + path, { site: "registration" });
       h.start();
       h.push({ event: "score-view", scores: [sat] });
-      expect(h.events().map((e) => e.variables.prop60), path).toEqual(type ? [type] : []);
+      expect(
+        h.events().map((e) => e.variables.prop60),
+        path,
+      ).toEqual(type ? [type] : []);
       vi.unstubAllGlobals();
     }
   });
@@ -184,8 +202,14 @@ describe("createScoreViews", () => {
       event: "score-view",
       scores: [
         { ...sat, admin_event: { ...sat.admin_event, asmt_event_id: "300", admin_yyyymm: "202203", event_title: "SAT School Day" }, satRegId: "ab12cd" },
-        { admin_event: { asmt_event_id: "301", asmt_family_cd: 3, event_title: "PSAT 8/9", admin_yyyymm: "202210", asmt_id: "5" }, assessmentIndicators: { scoreAvailableInd: "1" } },
-        { admin_event: { asmt_event_id: "302", asmt_family_cd: 3, event_title: "PSAT 8/9", admin_yyyymm: "202210", asmt_id: "5" }, assessmentIndicators: { scoreAvailableInd: "1" } },
+        {
+          admin_event: { asmt_event_id: "301", asmt_family_cd: 3, event_title: "PSAT 8/9", admin_yyyymm: "202210", asmt_id: "5" },
+          assessmentIndicators: { scoreAvailableInd: "1" },
+        },
+        {
+          admin_event: { asmt_event_id: "302", asmt_family_cd: 3, event_title: "PSAT 8/9", admin_yyyymm: "202210", asmt_id: "5" },
+          assessmentIndicators: { scoreAvailableInd: "1" },
+        },
       ],
     });
     expect(h.events().map((e) => [e.variables.events, e.variables.eVar60, e.variables.eVar67])).toEqual([

@@ -30,7 +30,15 @@ function score(event: Record<string, unknown>, available: unknown = "Y", satRegI
 const sat = (over: Record<string, unknown> = {}) =>
   score({ asmt_event_id: 501, event_start_dt: "2023-08-26", asmt_family_cd: 1, event_title: "SAT", admin_yyyymm: "202308", asmt_id: 99, ...over });
 const psat = (over: Record<string, unknown> = {}) =>
-  score({ asmt_event_id: 777, event_start_dt: "2023-10-11T08:00:00", asmt_family_cd: "3", event_title: "PSAT/NMSQT", admin_yyyymm: 202310, asmt_id: 12, ...over });
+  score({
+    asmt_event_id: 777,
+    event_start_dt: "2023-10-11T08:00:00",
+    asmt_family_cd: "3",
+    event_title: "PSAT/NMSQT",
+    admin_yyyymm: 202310,
+    asmt_id: 12,
+    ...over,
+  });
 
 describe("score families and admin types", () => {
   it.each([
@@ -242,7 +250,10 @@ describe("processScores", () => {
   });
 
   it('"admin_event.asmt_event_id not found for this score": missing, null, blank or no admin_event', () => {
-    const logs = processScores([sat({ asmt_event_id: undefined }), sat({ asmt_event_id: "  " }), { assessmentIndicators: { scoreAvailableInd: true } }], ctx).logs;
+    const logs = processScores(
+      [sat({ asmt_event_id: undefined }), sat({ asmt_event_id: "  " }), { assessmentIndicators: { scoreAvailableInd: true } }],
+      ctx,
+    ).logs;
     expect(logs).toEqual(Array(3).fill({ level: "warn", message: ASMT_EVENT_ID_NOT_FOUND }));
   });
 

@@ -70,10 +70,12 @@ describe("sign-in pages", () => {
   it("a key not in the map has no codes (also Object.prototype names)", () => {
     expect(signinPageCodes("nope")).toBeUndefined();
     expect(signinPageCodes("constructor")).toBeUndefined();
-    fc.assert(fc.property(fc.string(), (key) => {
-      const codes = signinPageCodes(key);
-      expect(codes === undefined || Array.isArray(codes)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (key) => {
+        const codes = signinPageCodes(key);
+        expect(codes === undefined || Array.isArray(codes)).toBe(true);
+      }),
+    );
   });
   it('"A login is counted unless the previous page name was a security check": the map\'s security-check page is what identity.securityCheckPage (default) recognises, and only it', () => {
     const securityCheck = new RegExp(IdentitySchema.parse({}).securityCheckPage);

@@ -44,7 +44,9 @@ describe("school code", () => {
 
 describe("test administration summary", () => {
   it('"aiCode, admins list (type sat, pn, p10, p89), date yyyymmdd, inContract"', () => {
-    expect(testAdminSummary({ admins: ["SAT School Day", "PSAT 10", "SAT School Day"], schoolLabel: "Lincoln High (123456)", date: "03/05/2025", inContract: true })).toEqual({
+    expect(
+      testAdminSummary({ admins: ["SAT School Day", "PSAT 10", "SAT School Day"], schoolLabel: "Lincoln High (123456)", date: "03/05/2025", inContract: true }),
+    ).toEqual({
       summary: { aiCode: "123456", admins: ["sat", "p10"], date: "20250305", inContract: true },
       errors: [],
     });
@@ -65,7 +67,8 @@ describe("test administration summary", () => {
   });
 
   it('"A date is required": missing, blank or not a date', () => {
-    for (const date of [undefined, "", "  ", "TBD", "2025/13/01"]) expect(testAdminSummary({ admins: ["PSAT 10"], date })).toEqual({ summary: null, errors: [DATE_REQUIRED] });
+    for (const date of [undefined, "", "  ", "TBD", "2025/13/01"])
+      expect(testAdminSummary({ admins: ["PSAT 10"], date })).toEqual({ summary: null, errors: [DATE_REQUIRED] });
   });
 
   it("both errors at once", () => {

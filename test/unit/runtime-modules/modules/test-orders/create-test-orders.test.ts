@@ -17,7 +17,17 @@ const edit = {
   event: "test-order",
   orderId: "TO-2024-0042",
   tests: [
-    { name: "PSAT/NMSQT", previousOrderQty: 120, updatedOrderQty: 150, adminYear: "2024", regBy: "school", semester: "fall", grades: ["10", "11"], previousGrades: ["10"], allocatedSchools: 12 },
+    {
+      name: "PSAT/NMSQT",
+      previousOrderQty: 120,
+      updatedOrderQty: 150,
+      adminYear: "2024",
+      regBy: "school",
+      semester: "fall",
+      grades: ["10", "11"],
+      previousGrades: ["10"],
+      allocatedSchools: 12,
+    },
     { name: "PSAT 10", previousOrderQty: "1,200", updatedOrderQty: 1150, grades: ["10"], previousGrades: ["9", "10"], allocatedSchools: 60 },
     { name: "SAT School Day", previousOrderQty: 80, updatedOrderQty: 80, grades: ["11"], previousGrades: ["11"], allocatedSchools: 3 },
   ],
@@ -60,7 +70,13 @@ describe("createTestOrders", () => {
 
   it("a new order (nothing changed): event250, no edits; a contract cell other than a dash makes the coverage contract", () => {
     const h = setup();
-    h.push({ event: "test-order", orderId: 7, tests: [{ name: "PSAT 8/9", updatedOrderQty: 40, grades: ["8", "9"] }], contractCells: ["-", "C-1102"], purchaseOrder: true });
+    h.push({
+      event: "test-order",
+      orderId: 7,
+      tests: [{ name: "PSAT 8/9", updatedOrderQty: 40, grades: ["8", "9"] }],
+      contractCells: ["-", "C-1102"],
+      purchaseOrder: true,
+    });
     expect(h.events()[0]).toMatchObject({
       name: "test order:7",
       variables: { events: "event250", eVar51: "7", eVar52: "contract", eVar53: "PSAT 8/9::40::::8,9:", eVar55: "billing:n|po:y|contract:y" },
@@ -70,7 +86,11 @@ describe("createTestOrders", () => {
 
   it("grades only (quantity unchanged) is an edit; schoolsScaleFrom comes from the settings", () => {
     const h = setup({ schoolsScaleFrom: [5, 20] });
-    h.push({ event: "test-order", orderId: "A", tests: [{ name: "PSAT 10", previousOrderQty: 10, updatedOrderQty: 10, grades: ["9", "10"], previousGrades: ["10"], allocatedSchools: 5 }] });
+    h.push({
+      event: "test-order",
+      orderId: "A",
+      tests: [{ name: "PSAT 10", previousOrderQty: 10, updatedOrderQty: 10, grades: ["9", "10"], previousGrades: ["10"], allocatedSchools: 5 }],
+    });
     expect(h.events()[0].variables.eVar54).toBe("PSAT 10:unchanged:+9:-:2");
   });
 
@@ -87,7 +107,15 @@ describe("createTestOrders", () => {
   });
 
   it("a test administration summary: admins as sat/pn/p10/p89, the school code from the last brackets, the date yyyymmdd", () => {
-    const h = setup({}, [{ event: "test-admin-summary", admins: ["SAT School Day", "psat 10", "PSAT/NMSQT"], schoolLabel: "Lincoln High (Springfield) (123456)", date: "2024/10/16", inContract: true }]);
+    const h = setup({}, [
+      {
+        event: "test-admin-summary",
+        admins: ["SAT School Day", "psat 10", "PSAT/NMSQT"],
+        schoolLabel: "Lincoln High (Springfield) (123456)",
+        date: "2024/10/16",
+        inContract: true,
+      },
+    ]);
     expect(h.events().map((e) => [e.name, e.variables])).toEqual([
       ["test admin summary:123456", { eVar56: "123456", eVar57: "sat|p10|pn", eVar58: "20241016", eVar59: "y" }],
     ]);

@@ -144,7 +144,16 @@ describe("test order record", () => {
       contract: true,
       coverage: "contract",
       tests: [
-        { name: "PSAT/NMSQT", previousOrderQty: 100, updatedOrderQty: 140, adminYear: "2025", regBy: "school", semester: "fall", grades: ["10", "11"], allocatedSchools: 12 },
+        {
+          name: "PSAT/NMSQT",
+          previousOrderQty: 100,
+          updatedOrderQty: 140,
+          adminYear: "2025",
+          regBy: "school",
+          semester: "fall",
+          grades: ["10", "11"],
+          allocatedSchools: 12,
+        },
         { name: "PSAT 10", previousOrderQty: null, updatedOrderQty: 30, adminYear: "2025", regBy: "", semester: "spring", grades: ["10"], allocatedSchools: 3 },
       ],
       editOrders: [{ name: "PSAT/NMSQT", quantity: "increased:40", gradesAdded: ["11"], gradesRemoved: [], allocatedSchoolsScale: 2 }],
@@ -152,12 +161,18 @@ describe("test order record", () => {
   });
 
   it("a transactional order with no edits", () => {
-    const order = testOrder({ orderId: 5, tests: [{ name: "SAT School Day", previousOrderQty: 20, updatedOrderQty: 20, grades: ["11"], previousGrades: ["11"] }], contractCells: ["-"] });
+    const order = testOrder({
+      orderId: 5,
+      tests: [{ name: "SAT School Day", previousOrderQty: 20, updatedOrderQty: 20, grades: ["11"], previousGrades: ["11"] }],
+      contractCells: ["-"],
+    });
     expect(order).toMatchObject({ orderId: "5", billing: false, purchaseOrder: false, contract: false, coverage: "transactional", editOrders: [] });
   });
 
   it("an edit of grades only; custom scale boundaries", () => {
-    expect(testEdit({ name: "PSAT 8/9", previousOrderQty: 5, updatedOrderQty: 5, grades: ["8"], previousGrades: ["8", "9"], allocatedSchools: 50 }, [10, 60])).toEqual({
+    expect(
+      testEdit({ name: "PSAT 8/9", previousOrderQty: 5, updatedOrderQty: 5, grades: ["8"], previousGrades: ["8", "9"], allocatedSchools: 50 }, [10, 60]),
+    ).toEqual({
       name: "PSAT 8/9",
       quantity: null,
       gradesAdded: [],

@@ -6,7 +6,13 @@ describe("testOrders settings", () => {
     expect(TestOrdersModuleSchema.parse({})).toEqual({ enabled: true, schoolsScaleFrom: [10, 50] });
   });
   it("rejects bad values", () => {
-    for (const bad of [{ schoolsScaleFrom: [10] }, { schoolsScaleFrom: [10, 50.5] }, { schoolsScaleFrom: [0, 50] }, { schoolsScaleFrom: [50, 50] }, { other: true }])
+    for (const bad of [
+      { schoolsScaleFrom: [10] },
+      { schoolsScaleFrom: [10, 50.5] },
+      { schoolsScaleFrom: [0, 50] },
+      { schoolsScaleFrom: [50, 50] },
+      { other: true },
+    ])
       expect(TestOrdersModuleSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
   });
   it("every setting is described", () => {

@@ -24,17 +24,18 @@ describe("test-day tool pages", () => {
       ["/groups", "testday:groups"],
       ["/groups/get/5", "testday:groups:detail"],
     ];
-    for (const [path, expected] of cases)
-      it(path, () => expect(pageName({ site: "testday", codes: testdayPageCodes(path)! }, app)).toBe(expected));
+    for (const [path, expected] of cases) it(path, () => expect(pageName({ site: "testday", codes: testdayPageCodes(path)! }, app)).toBe(expected));
   });
   it("under a base path, with a trailing slash, in any case", () => {
     expect(testdayPageCodes("/tdtk/Rooms/GET/12/")).toEqual(["rooms", "detail"]);
     expect(testdayPageCodes("/rooms/123")).toEqual(["rooms"]);
   });
   it("ids never reach the name", () => {
-    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9]{1,20}$/), (id) => {
-      expect(testdayPageCodes("/irregularities/get/" + id)).toEqual(["irregularities", "edit"]);
-    }));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9]{1,20}$/), (id) => {
+        expect(testdayPageCodes("/irregularities/get/" + id)).toEqual(["irregularities", "edit"]);
+      }),
+    );
   });
   it("other paths are not test-day pages", () => {
     expect(testdayPageCodes("/")).toBeUndefined();

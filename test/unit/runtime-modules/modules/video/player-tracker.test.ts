@@ -7,10 +7,21 @@ import type { PlayerSnapshot } from "../../../../../runtime-modules/modules/vide
 
 const defaults = VideoModuleSchema.parse({});
 const ALL_ON = { started: true, resumed: true, replayed: true };
-const PLAYING = 1, PAUSED = 2, ENDED = 0, BUFFERING = 3, CUED = 5, UNSTARTED = -1;
+const PLAYING = 1,
+  PAUSED = 2,
+  ENDED = 0,
+  BUFFERING = 3,
+  CUED = 5,
+  UNSTARTED = -1;
 
 /** A player whose clock the test moves: `at(t, ms)` is a snapshot at video time t, wall time ms. */
-const at = (currentTime: number, ms: number, extra: Partial<PlayerSnapshot> = {}): PlayerSnapshot => ({ videoId: "v1", duration: 200, currentTime, at: ms, ...extra });
+const at = (currentTime: number, ms: number, extra: Partial<PlayerSnapshot> = {}): PlayerSnapshot => ({
+  videoId: "v1",
+  duration: 200,
+  currentTime,
+  at: ms,
+  ...extra,
+});
 const names = (events: PlayerEvent[]) => events.map((e) => e.event + (e.extras.milestone ? ":" + e.extras.milestone : ""));
 
 describe("player events (spec section 5, 'Video player element setup')", () => {
@@ -28,12 +39,18 @@ describe("player events (spec section 5, 'Video player element setup')", () => {
   it("'started, resumed, replayed tracking on' by default; a play whose tracking is off stays playing", () => {
     expect(defaults.track).toEqual(ALL_ON);
     const off = { started: false, resumed: false, replayed: false };
-    expect([playEventName(true, undefined, off), playEventName(false, "ended", off), playEventName(false, "paused", off)]).toEqual(["playing", "playing", "playing"]);
+    expect([playEventName(true, undefined, off), playEventName(false, "ended", off), playEventName(false, "paused", off)]).toEqual([
+      "playing",
+      "playing",
+      "playing",
+    ]);
   });
 
   it("'Consecutive identical buffering, cued, ended, paused, playing, replayed, resumed, started or unstarted events are suppressed'; other repeats are not", () => {
-    for (const e of ["buffering", "cued", "ended", "paused", "playing", "replayed", "resumed", "started", "unstarted"] as const) expect(isSuppressedRepeat(e, e), e).toBe(true);
-    for (const e of ["api-changed", "autoplay-blocked", "quality-changed", "rate-changed", "error", "ready", "removed", "milestone"] as const) expect(isSuppressedRepeat(e, e), e).toBe(false);
+    for (const e of ["buffering", "cued", "ended", "paused", "playing", "replayed", "resumed", "started", "unstarted"] as const)
+      expect(isSuppressedRepeat(e, e), e).toBe(true);
+    for (const e of ["api-changed", "autoplay-blocked", "quality-changed", "rate-changed", "error", "ready", "removed", "milestone"] as const)
+      expect(isSuppressedRepeat(e, e), e).toBe(false);
     expect(isSuppressedRepeat("paused", "buffering")).toBe(false);
     expect(isSuppressedRepeat(undefined, "paused")).toBe(false);
   });
@@ -108,7 +125,10 @@ describe("createPlayerTracker", () => {
 
   it("errors carry the catalogue's message; other reports pass through", () => {
     const t = createPlayerTracker(defaults);
-    expect(t.error(150, at(0, 0))[0].extras).toEqual({ errorCode: 150, errorMessage: "Owner of the requested video does not allow it to be played in embedded players" });
+    expect(t.error(150, at(0, 0))[0].extras).toEqual({
+      errorCode: 150,
+      errorMessage: "Owner of the requested video does not allow it to be played in embedded players",
+    });
     expect(names(t.report("quality-changed", at(0, 1)))).toEqual(["quality-changed"]);
     expect(t.state(4, at(0, 2))).toEqual([]);
   });

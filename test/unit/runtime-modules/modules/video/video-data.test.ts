@@ -7,7 +7,20 @@ import { videoErrorMessage, videoErrorName } from "../../../../../runtime-module
 import { floorHalf, videoFields } from "../../../../../runtime-modules/modules/video/video-fields";
 import { videoRecord } from "../../../../../runtime-modules/modules/video/video-record";
 
-const snapshot = { videoId: "a1B2_c3-D4", title: "How to register", url: "https://www.youtube.com/watch?v=a1B2_c3-D4", duration: 184.7, currentTime: 60.26, live: false, volume: 80, muted: false, rate: 1, quality: "hd720", loadedFraction: 0.5, at: 0 };
+const snapshot = {
+  videoId: "a1B2_c3-D4",
+  title: "How to register",
+  url: "https://www.youtube.com/watch?v=a1B2_c3-D4",
+  duration: 184.7,
+  currentTime: 60.26,
+  live: false,
+  volume: 80,
+  muted: false,
+  rate: 1,
+  quality: "hd720",
+  loadedFraction: 0.5,
+  at: 0,
+};
 
 describe("video data (spec section 5, 'Video data requests')", () => {
   it("'Times floor to half second'", () => {
@@ -40,22 +53,60 @@ describe("video data (spec section 5, 'Video data requests')", () => {
 
   it("'Error code and message need an error event; milestone needs milestone event; played times need removed, buffering, cued, ended or paused'", () => {
     const extras = { milestone: "30s", playedSegmentTime: 4, playedTotalTime: 9, errorCode: 100, errorMessage: "Requested video was not found (error 100)" };
-    const keys = (event: Parameters<typeof videoFields>[0]) => Object.keys(videoFields(event, { at: 0 }, extras).fields).filter((k) => k !== "videoEvent" && k !== "playerState");
+    const keys = (event: Parameters<typeof videoFields>[0]) =>
+      Object.keys(videoFields(event, { at: 0 }, extras).fields).filter((k) => k !== "videoEvent" && k !== "playerState");
     expect(keys("error")).toEqual(["errorCode", "errorMessage"]);
     expect(keys("milestone")).toEqual(["videoMilestone"]);
-    for (const e of ["removed", "buffering", "cued", "ended", "paused"] as const) expect(keys(e), e).toEqual(["videoPlayedSegmentTime", "videoPlayedTotalTime"]);
-    for (const e of ["started", "playing", "resumed", "replayed", "unstarted", "ready", "quality-changed", "rate-changed", "api-changed", "autoplay-blocked"] as const) expect(keys(e), e).toEqual([]);
+    for (const e of ["removed", "buffering", "cued", "ended", "paused"] as const)
+      expect(keys(e), e).toEqual(["videoPlayedSegmentTime", "videoPlayedTotalTime"]);
+    for (const e of [
+      "started",
+      "playing",
+      "resumed",
+      "replayed",
+      "unstarted",
+      "ready",
+      "quality-changed",
+      "rate-changed",
+      "api-changed",
+      "autoplay-blocked",
+    ] as const)
+      expect(keys(e), e).toEqual([]);
   });
 
   it("'Volume integer 0-100; error code integer above 0; times integers at least 0; fraction and rate numbers at least 0; strings not blank': a value that breaks its rule is left out and named", () => {
-    const bad = { videoId: "bad id!", title: "   ", duration: -1, currentTime: Number.NaN, volume: 100.5, muted: "no" as unknown as boolean, rate: -2, loadedFraction: -0.1, quality: " ", at: 0 };
+    const bad = {
+      videoId: "bad id!",
+      title: "   ",
+      duration: -1,
+      currentTime: Number.NaN,
+      volume: 100.5,
+      muted: "no" as unknown as boolean,
+      rate: -2,
+      loadedFraction: -0.1,
+      quality: " ",
+      at: 0,
+    };
     expect(videoFields("started", bad)).toEqual({
       fields: { videoEvent: "started", playerState: "video started" },
-      invalid: ["videoId", "videoTitle", "videoDuration", "videoCurrentTime", "videoLoadedFraction", "videoVolume", "videoMuted", "videoPlaybackRate", "videoPlaybackQuality"],
+      invalid: [
+        "videoId",
+        "videoTitle",
+        "videoDuration",
+        "videoCurrentTime",
+        "videoLoadedFraction",
+        "videoVolume",
+        "videoMuted",
+        "videoPlaybackRate",
+        "videoPlaybackQuality",
+      ],
     });
     expect(videoFields("error", { at: 0 }, { errorCode: 0, errorMessage: "" }).invalid).toEqual(["errorCode"]);
     expect(videoFields("error", { at: 0 }, { errorCode: 2.5 }).invalid).toEqual(["errorCode"]);
-    expect(videoFields("paused", { at: 0 }, { playedSegmentTime: -1, playedTotalTime: 1.5 }).invalid).toEqual(["videoPlayedSegmentTime", "videoPlayedTotalTime"]);
+    expect(videoFields("paused", { at: 0 }, { playedSegmentTime: -1, playedTotalTime: 1.5 }).invalid).toEqual([
+      "videoPlayedSegmentTime",
+      "videoPlayedTotalTime",
+    ]);
     expect(videoFields("milestone", { at: 0 }, { milestone: "30 seconds" }).invalid).toEqual(["videoMilestone"]);
     expect(videoFields("started", { ...snapshot, volume: 0 }).fields.videoVolume).toBe(0);
     expect(videoFields("started", { ...snapshot, volume: 100 }).fields.videoVolume).toBe(100);
@@ -72,7 +123,10 @@ describe("milestones (spec: 'Milestone configuration: amount, type (fixed or eve
   });
 
   it("every-milestones fire at each multiple; percent milestones need a duration and are 'ignored for live video'", () => {
-    const every = [{ amount: 25, type: "every" as const, unit: "percent" as const }, { amount: 45, type: "every" as const, unit: "seconds" as const }];
+    const every = [
+      { amount: 25, type: "every" as const, unit: "percent" as const },
+      { amount: 45, type: "every" as const, unit: "seconds" as const },
+    ];
     expect(milestonesAt(every, 100, 200, false)).toEqual(["25%", "50%", "45s", "90s"]);
     expect(milestonesAt(every, 200, 200, false)).toEqual(["25%", "50%", "75%", "100%", "45s", "90s", "135s", "180s"]);
     expect(milestonesAt(every, 100, 200, true)).toEqual(["45s", "90s"]);
@@ -102,9 +156,13 @@ describe("frames and errors", () => {
 
   it("the frame gets enablejsapi=1 and the page's origin, once", () => {
     const origin = "https://apclassroom.kiwi.example";
-    expect(withJsApi("https://www.youtube.com/embed/a1?rel=0", origin)).toBe("https://www.youtube.com/embed/a1?rel=0&enablejsapi=1&origin=https%3A%2F%2Fapclassroom.kiwi.example");
+    expect(withJsApi("https://www.youtube.com/embed/a1?rel=0", origin)).toBe(
+      "https://www.youtube.com/embed/a1?rel=0&enablejsapi=1&origin=https%3A%2F%2Fapclassroom.kiwi.example",
+    );
     expect(withJsApi("https://www.youtube.com/embed/a1?enablejsapi=1", origin)).toBeUndefined();
-    expect(withJsApi("https://www.youtube.com/embed/a1?origin=https://x.example", origin)).toBe("https://www.youtube.com/embed/a1?origin=https%3A%2F%2Fx.example&enablejsapi=1");
+    expect(withJsApi("https://www.youtube.com/embed/a1?origin=https://x.example", origin)).toBe(
+      "https://www.youtube.com/embed/a1?origin=https%3A%2F%2Fx.example&enablejsapi=1",
+    );
     expect(embedVideoId("https://www.youtube.com/embed/a1B2_c3-D4?enablejsapi=1")).toBe("a1B2_c3-D4");
     expect(embedVideoId("https://www.youtube.com/watch?v=a1")).toBeUndefined();
   });
@@ -126,15 +184,38 @@ describe("videoRecord ('Video: error, started, milestones 30/60/90/120 s, resume
   it("records exactly those six events", () => {
     const rec = (videoEvent: string, extra: Record<string, unknown> = {}) => videoRecord({ event: "video", videoEvent, videoId: "v1", ...extra });
     expect(rec("started")).toEqual({ name: "video:started:v1", variables: { events: "event71", eVar106: "v1" } });
-    expect(rec("milestone", { videoMilestone: "60s", videoTitle: "T" })).toEqual({ name: "video:milestone:v1:60s", variables: { events: "event72", eVar106: "v1", eVar107: "T", eVar108: "60s" } });
+    expect(rec("milestone", { videoMilestone: "60s", videoTitle: "T" })).toEqual({
+      name: "video:milestone:v1:60s",
+      variables: { events: "event72", eVar106: "v1", eVar107: "T", eVar108: "60s" },
+    });
     expect(rec("resumed")!.variables.events).toBe("event73");
     expect(rec("ended")!.variables.events).toBe("event74");
     expect(rec("replayed")!.variables.events).toBe("event75");
     expect(rec("error", { errorCode: 5, errorMessage: "Requested content cannot be played in an HTML5 player (error 5)" })).toEqual({
       name: "player:5:Requested content cannot be played in an HTML5 player (error 5)",
-      variables: { events: "event76,event50", eVar106: "v1", eVar97: "Requested content cannot be played in an HTML5 player (error 5)", eVar98: "Video Player" },
+      variables: {
+        events: "event76,event50",
+        eVar106: "v1",
+        eVar97: "Requested content cannot be played in an HTML5 player (error 5)",
+        eVar98: "Video Player",
+      },
     });
-    for (const e of ["playing", "paused", "buffering", "cued", "unstarted", "ready", "removed", "quality-changed", "rate-changed", "api-changed", "autoplay-blocked", "constructor", "__proto__"]) expect(rec(e), e).toBeUndefined();
+    for (const e of [
+      "playing",
+      "paused",
+      "buffering",
+      "cued",
+      "unstarted",
+      "ready",
+      "removed",
+      "quality-changed",
+      "rate-changed",
+      "api-changed",
+      "autoplay-blocked",
+      "constructor",
+      "__proto__",
+    ])
+      expect(rec(e), e).toBeUndefined();
   });
 
   it("needs a valid video id, a milestone with milestone events and a code with errors", () => {
@@ -151,7 +232,12 @@ describe("whenApiReady ('video API retries up to 5 with exponential backoff from
     const queue: Array<() => void> = [];
     const ready = vi.fn();
     const giveUp = vi.fn();
-    whenApiReady(() => false, (cb, ms) => (delays.push(ms), queue.push(cb)), ready, giveUp);
+    whenApiReady(
+      () => false,
+      (cb, ms) => (delays.push(ms), queue.push(cb)),
+      ready,
+      giveUp,
+    );
     while (queue.length) queue.shift()!();
     expect(delays).toEqual([1000, 2000, 4000, 8000, 16000]);
     expect(API_READY_CHECKS).toBe(5);
@@ -161,14 +247,24 @@ describe("whenApiReady ('video API retries up to 5 with exponential backoff from
 
   it("ready at once, at a later check, or when nudged by the API's own callback; never twice", () => {
     const ready = vi.fn();
-    whenApiReady(() => true, () => undefined, ready, () => undefined);
+    whenApiReady(
+      () => true,
+      () => undefined,
+      ready,
+      () => undefined,
+    );
     expect(ready).toHaveBeenCalledTimes(1);
 
     let isReady = false;
     const queue: Array<() => void> = [];
     const later = vi.fn();
     const giveUp = vi.fn();
-    const waiter = whenApiReady(() => isReady, (cb) => queue.push(cb), later, giveUp);
+    const waiter = whenApiReady(
+      () => isReady,
+      (cb) => queue.push(cb),
+      later,
+      giveUp,
+    );
     queue.shift()!();
     isReady = true;
     waiter.nudge();
