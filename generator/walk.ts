@@ -12,6 +12,8 @@ export interface WalkOptions {
   include?: (name: string, full: string) => boolean;
   /** Skip names that start with a dot, files and folders alike (default false). */
   skipHidden?: boolean;
+  /** Folders not to enter, by name and full path (default: none). */
+  skipFolder?: (name: string, full: string) => boolean;
 }
 
 /**
@@ -31,8 +33,9 @@ export function listFiles(dir: string, options: WalkOptions = {}): string[] {
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (options.skipHidden && entry.name.startsWith(".")) continue;
       const full = join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (!options.include || options.include(entry.name, full)) out.push(full);
+      if (entry.isDirectory()) {
+        if (!options.skipFolder?.(entry.name, full)) walk(full);
+      } else if (!options.include || options.include(entry.name, full)) out.push(full);
     }
   };
   walk(dir);

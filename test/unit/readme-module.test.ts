@@ -7,9 +7,10 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO, tempDir } from "../helpers/fs.js";
+import { listFiles } from "../../generator/walk.js";
 
 interface Block {
   step: number;
@@ -98,6 +99,30 @@ afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
+/** What is built or installed, never part of a clone (.gitignore), and git's own folder. */
+const NOT_IN_A_CLONE = /^(node_modules|dist|build|\.sitetags-cache|test-results|preview\/dist|\.git)(\/|$)|^sites\/[^/]*\.schema\.json$|\.log$/;
+
+/**
+ * The repository's files as a clone has them: what git tracks, plus what it
+ * does not ignore; where there is no git (.ci/run's copy has no .git), every
+ * file but what is built or installed.
+ */
+function repositoryFiles(): string[] {
+  try {
+    return execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+      cwd: REPO,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .split("\0")
+      .filter(Boolean);
+  } catch {
+    return listFiles(REPO, { skipFolder: (_, full) => NOT_IN_A_CLONE.test(relative(REPO, full).split(sep).join("/")) })
+      .map((f) => relative(REPO, f).split(sep).join("/"))
+      .filter((f) => !NOT_IN_A_CLONE.test(f));
+  }
+}
+
 describe('README "Adding a module"', () => {
   it("followed literally in a copy of the repository, it adds a module that only the site enabling it carries", { timeout: 420_000 }, () => {
     const readme = readFileSync(join(REPO, "README.md"), "utf8");
@@ -107,10 +132,7 @@ describe('README "Adding a module"', () => {
 
     // The repository as a clone has it, node_modules linked.
     copy = tempDir("readme-module");
-    const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: REPO, encoding: "utf8" })
-      .split("\0")
-      .filter(Boolean);
-    for (const f of files) if (existsSync(join(REPO, f))) cpSync(join(REPO, f), join(copy, f));
+    for (const f of repositoryFiles()) if (existsSync(join(REPO, f))) cpSync(join(REPO, f), join(copy, f));
     symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"), "dir");
 
     // The site of "Adding a site", step 1.
