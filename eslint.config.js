@@ -23,6 +23,20 @@ const outsideRepo = {
 /** The Node-side files of runtime-modules/ (generator/bundle/compile-runtime.ts isNodeSide): the registry and the module manifests. */
 const NODE_SIDE = ["runtime-modules/registry.ts", "runtime-modules/modules/*/module.ts"];
 
+/** The import patterns of all browser code: types only from generator/, never zod or node:*, never the registry or a manifest. */
+const RUNTIME_IMPORTS = [
+  {
+    group: ["**/generator/**", "zod", "node:*"],
+    allowTypeImports: true,
+    message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
+  },
+  {
+    regex: "(^|/)(registry|module)(\\.[jt]s)?$",
+    message:
+      "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules/", "build/", "dist/", "preview/dist/", ".sitetags-cache/", "test-results/", "**/*.d.ts"] },
   js.configs.recommended,
@@ -52,18 +66,7 @@ export default tseslint.config(
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
-          patterns: [
-            {
-              group: ["**/generator/**", "zod", "node:*"],
-              allowTypeImports: true,
-              message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
-            },
-            {
-              regex: "(^|/)(registry|module)(\\.[jt]s)?$",
-              message:
-                "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
-            },
-          ],
+          patterns: [...RUNTIME_IMPORTS],
         },
       ],
     },
@@ -108,23 +111,14 @@ export default tseslint.config(
   {
     // core/ is the bottom layer: everything imports it and it imports no sibling folder (consent/, edge/, rules/, …),
     // so the composition root (boot/) stands on top. A later block's rule replaces an earlier one's for the same
-    // files, so this one repeats the runtime's two patterns (types only from generator/; no registry or manifest).
+    // files, so this one repeats RUNTIME_IMPORTS.
     files: ["runtime-modules/core/**"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           patterns: [
-            {
-              group: ["**/generator/**", "zod", "node:*"],
-              allowTypeImports: true,
-              message: "Runtime code runs in students' browsers: it may only `import type` from generator/ (never zod or Node modules).",
-            },
-            {
-              regex: "(^|/)(registry|module)(\\.[jt]s)?$",
-              message:
-                "Browser code never imports the registry or a module manifest (module.ts): they are Node-side metadata (zod, node:fs). Import a factory from its own file.",
-            },
+            ...RUNTIME_IMPORTS,
             {
               regex: "^\\.\\./(?!\\.\\./)",
               message: "core/ imports nothing above it: move what it needs down into core/, or the importing file up (boot/ is the composition root).",
