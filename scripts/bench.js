@@ -350,30 +350,10 @@ client.pageView({});`,
 
   // Chromium: one HTTPS server for the page, the scripts and the edge.
   const certDir = tmp("edge-cert");
-  const cert = spawnSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      join(certDir, "k.pem"),
-      "-out",
-      join(certDir, "c.pem"),
-      "-days",
-      "1",
-      "-subj",
-      "/CN=sitetags bench",
-      "-addext",
-      "subjectAltName=DNS:*.kiwi.example,DNS:*.example",
-    ],
-    { encoding: "utf8" },
-  );
-  if (cert.status !== 0) throw new Error(`openssl failed: ${cert.stderr}`);
+  // The project's one certificate maker (preview/server/certs.ts), loaded as scripts/preview.js loads the preview server.
+  const { runnerImport } = await import("vite");
+  const { module: certs } = await runnerImport(join(ROOT, "preview", "server", "certs.ts"), { configFile: false, root: ROOT, logLevel: "error" });
+  const cert = await certs.makeCertificate(certDir, { days: 1, name: "sitetags bench", what: "the bench's certificate" });
   const { loadCatalogue, MODULE_NAMES } = await import(join(ROOT, "build/generator/index.js"));
   const catalogue = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
   const { orgId, datastreamId, reportSuite, edgeDomain } = catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics;
@@ -392,7 +372,7 @@ client.pageView({});`,
     apexDomain: "kiwi.example",
     analytics: catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics,
   });
-  const server = createServer({ key: readFileSync(join(certDir, "k.pem")), cert: readFileSync(join(certDir, "c.pem")) }, (req, res) => {
+  const server = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
     const host = (req.headers.host || "").split(":")[0];
     const path = (req.url || "/").split("?")[0];
     if (host === edgeDomain) {
