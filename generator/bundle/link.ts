@@ -14,7 +14,7 @@ import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 import { sha256, sha384Integrity } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
-import { hasDevChecks } from "./plan.js";
+import { coreOf, hasDevChecks } from "./plan.js";
 import { trimConfig } from "./trim-config.js";
 
 export interface BundleReport extends ManifestEntry {
@@ -57,7 +57,7 @@ export function inlineConfig(config: unknown): string {
  * checks piece or `void 0`. Also the minified bytes of each piece in it.
  */
 export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
-  const core = set.pieces.get("core")!.code;
+  const core = set.pieces.get(coreOf(bundle))!.code;
   const modules = set.order.filter((m) => bundle.modules.includes(m));
   const factories = `{${modules.map((m) => `${m}:${set.pieces.get(m)!.code}`).join(",")}}`;
   const checks = hasDevChecks(bundle) ? set.pieces.get("devChecks")!.code : "void 0";
