@@ -10,7 +10,7 @@
  *
  * A new condition (action, event source) joins by its schema option and a
  * function of the same name exported from its runtime file, listed in
- * ALL_RULE_FEATURES (a compile error until it is); nothing here changes.
+ * allRuleFeatures() (a compile error until it is); nothing here changes.
  */
 import type { BundleConfig, RuleCondition } from "../config/bundle-config.js";
 import { sha256 } from "./hash.js";

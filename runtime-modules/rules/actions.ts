@@ -73,7 +73,7 @@ export type ActionOf<K extends RuleAction["type"]> = RuleAction & { type: K };
  * The action types a bundle carries, by type: the generated core entry
  * imports from this file only the functions its rules use (each exported under
  * its type's name), so an action no rule of the bundle uses is not in the
- * bundle (generator/bundle/features.ts). ALL_RULE_FEATURES (features.ts) has them all.
+ * bundle (generator/bundle/features.ts). allRuleFeatures() (features.ts) has them all.
  */
 export type ActionTable = { [K in RuleAction["type"]]?: (action: ActionOf<K>, ctx: ActionContext) => unknown };
 
@@ -84,16 +84,17 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
   return run(action, ctx);
 }
 
-export const sendPageView = (action: ActionOf<"sendPageView">, ctx: ActionContext): unknown =>
-  beacon(
+export function sendPageView(action: ActionOf<"sendPageView">, ctx: ActionContext): unknown {
+  return beacon(
     action,
     ctx.analytics.pageView({
       name: action.name === undefined ? undefined : ctx.dataElements.resolve(action.name),
       variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
     }),
   );
-export const sendEvent = (action: ActionOf<"sendEvent">, ctx: ActionContext): unknown =>
-  beacon(
+}
+export function sendEvent(action: ActionOf<"sendEvent">, ctx: ActionContext): unknown {
+  return beacon(
     action,
     ctx.analytics.event({
       name: ctx.dataElements.resolve(action.name),
@@ -103,17 +104,22 @@ export const sendEvent = (action: ActionOf<"sendEvent">, ctx: ActionContext): un
       variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
     }),
   );
-export const setVariables = (action: ActionOf<"setVariables">, ctx: ActionContext): unknown =>
-  ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables));
-export const loadScript = (action: ActionOf<"loadScript">, ctx: ActionContext): unknown => {
+}
+export function setVariables(action: ActionOf<"setVariables">, ctx: ActionContext): unknown {
+  return ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables));
+}
+export function loadScript(action: ActionOf<"loadScript">, ctx: ActionContext): unknown {
   const de = ctx.dataElements;
   return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () =>
     ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }),
   );
-};
-export const pixel = (action: ActionOf<"pixel">, ctx: ActionContext): unknown =>
-  afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, ctx.dataElements.resolve(action.src), action.kind));
-export const pushDataLayer = (action: ActionOf<"pushDataLayer">, ctx: ActionContext): unknown => ctx.pushDataLayer(ctx.dataElements.resolveDeep(action.data));
+}
+export function pixel(action: ActionOf<"pixel">, ctx: ActionContext): unknown {
+  return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, ctx.dataElements.resolve(action.src), action.kind));
+}
+export function pushDataLayer(action: ActionOf<"pushDataLayer">, ctx: ActionContext): unknown {
+  return ctx.pushDataLayer(ctx.dataElements.resolveDeep(action.data));
+}
 export function command(action: ActionOf<"command">, ctx: ActionContext): unknown {
   const run = ctx.commands[action.module] && ctx.commands[action.module][action.name];
   if (!run) throw new Error("no command " + action.module + "." + action.name);

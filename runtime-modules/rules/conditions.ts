@@ -22,7 +22,7 @@ export type ConditionOf<K extends RuleCondition["type"]> = RuleCondition & { typ
  * The condition types a bundle carries, by type: the generated core entry
  * imports from this file only the functions its rules use (each exported under
  * its type's name), so a condition no rule of the bundle uses is not in the
- * bundle (generator/bundle/features.ts). ALL_RULE_FEATURES (features.ts) has them all.
+ * bundle (generator/bundle/features.ts). allRuleFeatures() (features.ts) has them all.
  */
 export type ConditionTable = { [K in RuleCondition["type"]]?: (condition: ConditionOf<K>, ctx: ConditionContext) => boolean };
 
@@ -32,10 +32,18 @@ export function evaluate(condition: RuleCondition, ctx: ConditionContext): boole
   return run ? run(condition, ctx) : false;
 }
 
-export const host = (c: ConditionOf<"host">, ctx: ConditionContext): boolean => matchValue(ctx.page().host, c);
-export const path = (c: ConditionOf<"path">, ctx: ConditionContext): boolean => matchValue(ctx.page().path, c);
-export const query = (c: ConditionOf<"query">, ctx: ConditionContext): boolean => matchValue(ctx.page().query.get(c.name) ?? undefined, c);
-export const cookie = (c: ConditionOf<"cookie">, ctx: ConditionContext): boolean => matchValue(ctx.cookie(c.name), c);
+export function host(c: ConditionOf<"host">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().host, c);
+}
+export function path(c: ConditionOf<"path">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().path, c);
+}
+export function query(c: ConditionOf<"query">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().query.get(c.name) ?? undefined, c);
+}
+export function cookie(c: ConditionOf<"cookie">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.cookie(c.name), c);
+}
 export function dataElement(condition: ConditionOf<"dataElement">, ctx: ConditionContext): boolean {
   const value = ctx.dataElement(condition.name);
   if (condition.integer !== undefined && (typeof value === "number" && value % 1 === 0) !== condition.integer) return false;
@@ -45,13 +53,27 @@ export function dataElement(condition: ConditionOf<"dataElement">, ctx: Conditio
     ? matchOrTrue(value, condition)
     : matchValue(value, condition);
 }
-export const consent = (c: ConditionOf<"consent">, ctx: ConditionContext): boolean => ctx.consent(c.category);
-export const sampling = (c: ConditionOf<"sampling">, ctx: ConditionContext): boolean => ctx.random() * 100 < c.percent;
-export const loggedIn = (c: ConditionOf<"loggedIn">, ctx: ConditionContext): boolean => ctx.loggedIn() === c.value;
-export const env = (c: ConditionOf<"env">, ctx: ConditionContext): boolean => c.in.indexOf(ctx.env) >= 0;
-export const not = (c: ConditionOf<"not">, ctx: ConditionContext): boolean => !evaluate(c.condition, ctx);
-export const allOf = (c: ConditionOf<"allOf">, ctx: ConditionContext): boolean => c.conditions.every((x) => evaluate(x, ctx));
-export const anyOf = (c: ConditionOf<"anyOf">, ctx: ConditionContext): boolean => c.conditions.some((x) => evaluate(x, ctx));
+export function consent(c: ConditionOf<"consent">, ctx: ConditionContext): boolean {
+  return ctx.consent(c.category);
+}
+export function sampling(c: ConditionOf<"sampling">, ctx: ConditionContext): boolean {
+  return ctx.random() * 100 < c.percent;
+}
+export function loggedIn(c: ConditionOf<"loggedIn">, ctx: ConditionContext): boolean {
+  return ctx.loggedIn() === c.value;
+}
+export function env(c: ConditionOf<"env">, ctx: ConditionContext): boolean {
+  return c.in.indexOf(ctx.env) >= 0;
+}
+export function not(c: ConditionOf<"not">, ctx: ConditionContext): boolean {
+  return !evaluate(c.condition, ctx);
+}
+export function allOf(c: ConditionOf<"allOf">, ctx: ConditionContext): boolean {
+  return c.conditions.every((x) => evaluate(x, ctx));
+}
+export function anyOf(c: ConditionOf<"anyOf">, ctx: ConditionContext): boolean {
+  return c.conditions.some((x) => evaluate(x, ctx));
+}
 
 /** With a numeric comparison or an integer check, the string tests apply only when given. */
 function matchOrTrue(value: unknown, m: { equals?: string | number | boolean; matches?: string; startsWith?: string; exists?: boolean }): boolean {

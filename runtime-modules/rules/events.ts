@@ -28,17 +28,20 @@ export type SourcedEvent = "domReady" | "windowLoaded" | "click" | "routeChange"
  * imports from this file only the sources its rules listen to (each exported
  * under its event type's name), so the listener of an event no rule of the
  * bundle uses is not in the bundle (generator/bundle/features.ts).
- * ALL_RULE_FEATURES (features.ts) has them all.
+ * allRuleFeatures() (features.ts) has them all.
  */
 export type EventTable = { [K in SourcedEvent]?: (engine: RuleEngine, src: EventSources) => void };
 
-const guarded = (src: EventSources, fn: () => void) => () => {
-  try {
-    fn();
-  } catch (e) {
-    src.log.error(RULE_ACTION_FAILED, errorText(e));
-  }
-};
+/** fn, its exceptions logged (RULE_ACTION_FAILED) instead of thrown. */
+function guarded(src: EventSources, fn: () => void): () => void {
+  return () => {
+    try {
+      fn();
+    } catch (e) {
+      src.log.error(RULE_ACTION_FAILED, errorText(e));
+    }
+  };
+}
 
 export function domReady(engine: RuleEngine, src: EventSources): void {
   onDomReady(

@@ -24,36 +24,38 @@ export interface RuleFeatures {
  * never bundled). `Required<…>` makes a type of the schema without its function
  * a compile error: a new condition, action or event source is added here too.
  */
-export const ALL_RULE_FEATURES: { conditions: Required<ConditionTable>; actions: Required<ActionTable>; events: Required<EventTable> } = {
-  conditions: {
-    host: conditions.host,
-    path: conditions.path,
-    query: conditions.query,
-    cookie: conditions.cookie,
-    dataElement: conditions.dataElement,
-    consent: conditions.consent,
-    sampling: conditions.sampling,
-    loggedIn: conditions.loggedIn,
-    env: conditions.env,
-    not: conditions.not,
-    allOf: conditions.allOf,
-    anyOf: conditions.anyOf,
-  },
-  actions: {
-    sendPageView: actions.sendPageView,
-    sendEvent: actions.sendEvent,
-    setVariables: actions.setVariables,
-    loadScript: actions.loadScript,
-    pixel: actions.pixel,
-    pushDataLayer: actions.pushDataLayer,
-    command: actions.command,
-  },
-  events: {
-    domReady: events.domReady,
-    windowLoaded: events.windowLoaded,
-    click: events.click,
-    routeChange: events.routeChange,
-    elementExists: events.elementExists,
-    timer: events.timer,
-  },
-};
+export function allRuleFeatures(): { conditions: Required<ConditionTable>; actions: Required<ActionTable>; events: Required<EventTable> } {
+  return {
+    conditions: {
+      host: conditions.host,
+      path: conditions.path,
+      query: conditions.query,
+      cookie: conditions.cookie,
+      dataElement: conditions.dataElement,
+      consent: conditions.consent,
+      sampling: conditions.sampling,
+      loggedIn: conditions.loggedIn,
+      env: conditions.env,
+      not: conditions.not,
+      allOf: conditions.allOf,
+      anyOf: conditions.anyOf,
+    },
+    actions: {
+      sendPageView: actions.sendPageView,
+      sendEvent: actions.sendEvent,
+      setVariables: actions.setVariables,
+      loadScript: actions.loadScript,
+      pixel: actions.pixel,
+      pushDataLayer: actions.pushDataLayer,
+      command: actions.command,
+    },
+    events: {
+      domReady: events.domReady,
+      windowLoaded: events.windowLoaded,
+      click: events.click,
+      routeChange: events.routeChange,
+      elementExists: events.elementExists,
+      timer: events.timer,
+    },
+  };
+}

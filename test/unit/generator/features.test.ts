@@ -5,18 +5,18 @@ import { featureImports, featureKeyOf, featureSetOf, SOURCED_EVENTS } from "../.
 import * as actions from "../../../runtime-modules/rules/actions";
 import * as conditions from "../../../runtime-modules/rules/conditions";
 import * as events from "../../../runtime-modules/rules/events";
-import { ALL_RULE_FEATURES } from "../../../runtime-modules/rules/features";
+import { allRuleFeatures } from "../../../runtime-modules/rules/features";
 
 const rules = (list: unknown[]) => ({ rules: list }) as unknown as Pick<BundleConfig, "rules">;
 
 describe("per-feature-set cores (features.ts)", () => {
   it("each feature is exported under its type's name, as the generated entry imports it", () => {
-    for (const [name, fn] of Object.entries(ALL_RULE_FEATURES.conditions)) expect((conditions as Record<string, unknown>)[name], name).toBe(fn);
-    for (const [name, fn] of Object.entries(ALL_RULE_FEATURES.actions)) expect((actions as Record<string, unknown>)[name], name).toBe(fn);
-    for (const [name, fn] of Object.entries(ALL_RULE_FEATURES.events)) expect((events as Record<string, unknown>)[name], name).toBe(fn);
-    expect(Object.keys(ALL_RULE_FEATURES.actions).sort()).toEqual([...ACTION_TYPES].sort());
+    for (const [name, fn] of Object.entries(allRuleFeatures().conditions)) expect((conditions as Record<string, unknown>)[name], name).toBe(fn);
+    for (const [name, fn] of Object.entries(allRuleFeatures().actions)) expect((actions as Record<string, unknown>)[name], name).toBe(fn);
+    for (const [name, fn] of Object.entries(allRuleFeatures().events)) expect((events as Record<string, unknown>)[name], name).toBe(fn);
+    expect(Object.keys(allRuleFeatures().actions).sort()).toEqual([...ACTION_TYPES].sort());
     // The sourced events, in the order boot connects them; the others are the core's own.
-    expect(Object.keys(ALL_RULE_FEATURES.events)).toEqual(SOURCED_EVENTS);
+    expect(Object.keys(allRuleFeatures().events)).toEqual(SOURCED_EVENTS);
     expect(SOURCED_EVENTS.every((e) => (EVENT_TYPES as readonly string[]).includes(e))).toBe(true);
   });
 

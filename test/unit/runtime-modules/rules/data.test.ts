@@ -4,7 +4,7 @@ import { createDataElements, MAX_DEPTH } from "../../../../runtime-modules/rules
 import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
 import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
 import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
-import { ALL_RULE_FEATURES } from "../../../../runtime-modules/rules/features";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>();
@@ -230,7 +230,7 @@ describe("conditions", () => {
     env: "prod",
     loggedIn: () => true,
     random: () => 0.42,
-    table: ALL_RULE_FEATURES.conditions,
+    table: allRuleFeatures().conditions,
     ...over,
   });
   it.each([
