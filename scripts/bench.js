@@ -38,6 +38,8 @@ const SMOKE = parsed.values.smoke;
 const RUNS = SMOKE ? 1 : Number(parsed.values.runs);
 /** Samples per page and run in the edge case (interleaved); one in a smoke run. */
 const SAMPLES = SMOKE ? 1 : RUNS * 3;
+/** Loads per page and run for issue #21's main-thread targets ("median of >= 11 loads, ratio per run"); one in a smoke run. */
+const LOADS = SMOKE ? 1 : 11;
 if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`--runs takes a whole number of at least 1, not "${parsed.values.runs}"`);
   process.exit(2);
@@ -47,9 +49,12 @@ const selected = parsed.positionals;
 const tmp = (p) => mkdtempSync(join(tmpdir(), `sitetags-bench-${p}-`));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-function cliBuild(sites, out, cache) {
+function cliBuild(sites, out, cache, extra = []) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [BIN, "build", "--sites", sites, "--out", out, "--cache", cache, "--json"], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [BIN, "build", "--sites", sites, "--out", out, "--cache", cache, "--json", ...extra], {
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr}`);
   const parsed = JSON.parse(r.stdout);
@@ -287,6 +292,12 @@ async function edgeBench() {
   const out = tmp("edge-out");
   cliBuild(sites, out, join(ROOT, ".sitetags-cache"));
   const bundle = readFileSync(join(out, "prod", "bigfuture", "sitetags.min.js"), "utf8");
+  // Every production bundle (issue #21's size target: the file a production page loads first, median and largest site).
+  const prodOut = tmp("edge-prod");
+  const prodBundles = cliBuild(join(ROOT, "sites"), prodOut, join(ROOT, ".sitetags-cache"), ["--env", "prod"]).bundles.filter((b) => b.env === "prod");
+  rmSync(prodOut, { recursive: true, force: true });
+  const prodGzip = prodBundles.map((b) => b.gzipBytes).sort((a, b) => a - b);
+  const largestProd = prodBundles.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
 
   // Our analytics core alone: the compiled Edge client, bundled by rollup and minified with the bundles' terser options.
   const esbuild = await import("esbuild");
@@ -346,6 +357,8 @@ client.pageView({});`,
   };
   const alloySmallest = alloyBuild([]);
   const alloyConsent = alloyBuild(["consent"]);
+  // Issue #21's "alloy lean": consent plus click collection.
+  const alloyLean = alloyBuild(["consent", "activityCollector"]);
   const alloyFull = alloyBuild(allOptional);
 
   // Chromium: one HTTPS server for the page, the scripts and the edge.
@@ -357,8 +370,9 @@ client.pageView({});`,
   const { loadCatalogue, MODULE_NAMES } = await import(join(ROOT, "build/generator/index.js"));
   const catalogue = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
   const { orgId, datastreamId, reportSuite, edgeDomain } = catalogue.bundles.find((b) => b.site === "bigfuture" && b.env === "prod").config.analytics;
-  const alloyPage = (script) =>
-    `<!doctype html><title>bench</title><script>!function(n,o){o.forEach(function(o){n[o]||((n.__alloyNS=n.__alloyNS||[]).push(o),n[o]=function(){var u=arguments;return new Promise(function(i,l){n[o].q.push([i,l,u])})},n[o].q=[])})}(window,["alloy"]);alloy("configure",{orgId:${JSON.stringify(orgId)},datastreamId:${JSON.stringify(datastreamId)},edgeDomain:${JSON.stringify(edgeDomain)},defaultConsent:"pending",thirdPartyCookiesEnabled:false,edgeConfigOverrides:{com_adobe_analytics:{reportSuites:[${JSON.stringify(reportSuite)}]}}});alloy("sendEvent",{xdm:{eventType:"web.webpagedetails.pageViews",web:{webPageDetails:{name:"bigfuture/home"}}}});</script><script src="/${script}.js" async></script>`;
+  // A returning visitor's consent is in alloy's consent cookie (visitorCookies); a first visit with consent given: defaultConsent "in".
+  const alloyPage = (script, consent = "pending") =>
+    `<!doctype html><title>bench</title><script>!function(n,o){o.forEach(function(o){n[o]||((n.__alloyNS=n.__alloyNS||[]).push(o),n[o]=function(){var u=arguments;return new Promise(function(i,l){n[o].q.push([i,l,u])})},n[o].q=[])})}(window,["alloy"]);alloy("configure",{orgId:${JSON.stringify(orgId)},datastreamId:${JSON.stringify(datastreamId)},edgeDomain:${JSON.stringify(edgeDomain)},defaultConsent:${JSON.stringify(consent)},thirdPartyCookiesEnabled:false,edgeConfigOverrides:{com_adobe_analytics:{reportSuites:[${JSON.stringify(reportSuite)}]}}});alloy("sendEvent",{xdm:{eventType:"web.webpagedetails.pageViews",web:{webPageDetails:{name:"bigfuture/home"}}}});</script><script src="/${script}.js" async></script>`;
   // alloy full with the compile hint our bundles open with (COMPILE_HINT): how much of the gap is that hint.
   const { COMPILE_HINT } = await import(join(ROOT, "build/generator/index.js"));
   const scripts = {
@@ -366,6 +380,7 @@ client.pageView({});`,
     "edge-alone": edgePageCode,
     "alloy-full": alloyFull,
     "alloy-consent": alloyConsent,
+    "alloy-lean": alloyLean,
     "alloy-full-hinted": COMPILE_HINT + alloyFull,
   };
   const edgeConfig = JSON.stringify({
@@ -384,6 +399,13 @@ client.pageView({});`,
       return res.writeHead(200, { "content-type": "text/javascript" }).end(scripts[path.slice(1, -3)]);
     if (host === "bigfuture.kiwi.example" && path === "/")
       return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>bench</title><script src="/ours.js"></script>');
+    // A first visit with consent given: the banner's active groups on the page (as its stub sets them), no cookies.
+    if (host === "bigfuture.kiwi.example" && path === "/first")
+      return res
+        .writeHead(200, { "content-type": "text/html" })
+        .end('<!doctype html><title>bench</title><script>window.OnetrustActiveGroups=",C0001,C0002,C0003,C0004,";</script><script src="/ours.js"></script>');
+    if (host === "bigfuture.kiwi.example" && path === "/alloy-lean-first")
+      return res.writeHead(200, { "content-type": "text/html" }).end(alloyPage("alloy-lean", "in"));
     if (host === "bigfuture.kiwi.example" && path === "/edge-alone")
       return res
         .writeHead(200, { "content-type": "text/html" })
@@ -417,9 +439,9 @@ client.pageView({});`,
     },
     { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
   ];
-  const measure = async (path) => {
+  const measure = async (path, cookies = visitorCookies) => {
     const context = await browser.newContext();
-    await context.addCookies(visitorCookies);
+    if (cookies.length) await context.addCookies(cookies);
     // Two page loads: the visit's first (cold) and a later one in the same browser context (warm caches, our stored time zone).
     const load = async () => {
       const page = await context.newPage();
@@ -452,8 +474,11 @@ client.pageView({});`,
     return { scriptMs: cold.scriptMs, pageViewMs: cold.pageViewMs, warmScriptMs: warm.scriptMs, warmPageViewMs: warm.pageViewMs };
   };
   const timing = { ours: [], "edge-alone": [], "alloy-full": [], "alloy-consent": [], "alloy-full-hinted": [] };
+  const firstRequest = [];
   // The same pages, ours and alloy full, in a Chromium without DevTools' page instrumentation (scripts/cdp-pipe.js): as a visitor's browser runs them.
   const bare = { ours: [], "alloy-full": [] };
+  // Issue #21: per run, LOADS loads of each page (interleaved) without DevTools instrumentation; the first page-view request with Playwright.
+  const lean = [];
   try {
     try {
       await measure("/"); // warm-up (compile caches, connections)
@@ -465,6 +490,17 @@ client.pageView({});`,
         timing["alloy-consent"].push(await measure("/alloy-consent"));
         timing["alloy-full-hinted"].push(await measure("/alloy-full-hinted"));
       }
+      // Issue #21's first-request target, per run: ours and alloy lean, a first visit (no cookies, consent given) and a returning visitor.
+      for (let run = 0; run < RUNS; run++) {
+        const r = { first: { ours: [], alloy: [] }, returning: { ours: [], alloy: [] } };
+        for (let i = 0; i < (SMOKE ? 1 : 3); i++) {
+          r.first.ours.push((await measure("/first", [])).pageViewMs);
+          r.first.alloy.push((await measure("/alloy-lean-first", [])).pageViewMs);
+          r.returning.ours.push((await measure("/")).pageViewMs);
+          r.returning.alloy.push((await measure("/alloy-lean")).pageViewMs);
+        }
+        firstRequest.push(r);
+      }
     } finally {
       await browser.close();
     }
@@ -475,6 +511,16 @@ client.pageView({});`,
       for (let sample = 0; sample < SAMPLES; sample++) {
         bare.ours.push(await measureBare("/"));
         bare["alloy-full"].push(await measureBare("/alloy-full"));
+      }
+      for (let run = 0; run < RUNS; run++) {
+        const r = { first: { ours: [], alloy: [] }, returning: { ours: [], alloy: [] } };
+        for (let i = 0; i < LOADS; i++) {
+          r.first.ours.push(await scriptTime(pipe, "https://bigfuture.kiwi.example/first"));
+          r.first.alloy.push(await scriptTime(pipe, "https://bigfuture.kiwi.example/alloy-lean-first"));
+          r.returning.ours.push(await measureBare("/"));
+          r.returning.alloy.push(await measureBare("/alloy-lean"));
+        }
+        lean.push(r);
       }
     } finally {
       await pipe.close();
@@ -491,8 +537,55 @@ client.pageView({});`,
   // Samples are interleaved (ours, then alloy's, in turn): the median of each sample's own ratio is less swayed by a busy moment of the machine than the ratio of the medians.
   const pairedRatio = median(timing.ours.map((t, i) => t.scriptMs / timing["alloy-full"][i].scriptMs));
   const bareRatio = median(bare.ours) / median(bare["alloy-full"]);
+  // Issue #21's targets: ranges over the runs, verdicts from the median of the per-run ratios.
+  const runRatios = (runs, scenario) => runs.map((r) => median(r[scenario].ours) / median(r[scenario].alloy));
+  const range = (xs, f) => (xs.length > 1 ? `${f(Math.min(...xs))}–${f(Math.max(...xs))}` : f(xs[0]));
+  const pct = (v) => `${(v * 100).toFixed(0)} %`;
+  const issue21 = [
+    [
+      "first file, median production site, gzip",
+      kb(median(prodGzip)),
+      `target <= 20,000 B → ${median(prodGzip) <= 20000 ? "met" : "MISSED"} (${prodBundles.length} production bundles)`,
+    ],
+    [
+      `first file, largest production site (prod/${largestProd.site}), gzip`,
+      kb(largestProd.gzipBytes),
+      `target <= 24,000 B → ${largestProd.gzipBytes <= 24000 ? "met" : "MISSED"}`,
+    ],
+    ["alloy lean (required + consent + activityCollector), gzip", kb(gz(alloyLean)), `${alloyLean.length} B minified`],
+  ];
+  for (const [scenario, label] of [
+    ["first", "first visit, consent given, no cookies"],
+    ["returning", "returning visitor"],
+  ]) {
+    const ratios = runRatios(lean, scenario);
+    issue21.push([
+      `main-thread script ms, ${label}: ours`,
+      range(
+        lean.map((r) => median(r[scenario].ours)),
+        (v) => v.toFixed(1),
+      ),
+      `alloy lean ${range(
+        lean.map((r) => median(r[scenario].alloy)),
+        (v) => v.toFixed(1),
+      )} ms; ours / alloy lean per run ${range(ratios, pct)}; target <= 50 % → ${median(ratios) <= 0.5 ? "met" : "MISSED"} (median ${pct(median(ratios))}, ${LOADS} loads per run, no DevTools instrumentation)`,
+    ]);
+    const requestRatios = firstRequest.map((r) => median(r[scenario].ours) / median(r[scenario].alloy));
+    issue21.push([
+      `first page-view request, ms after navigation, ${label}: ours`,
+      range(
+        firstRequest.map((r) => median(r[scenario].ours)),
+        (v) => v.toFixed(0),
+      ),
+      `alloy lean ${range(
+        firstRequest.map((r) => median(r[scenario].alloy)),
+        (v) => v.toFixed(0),
+      )} ms; target no later than alloy lean → ${median(requestRatios) <= 1 ? "met" : "MISSED"} (ours / alloy lean per run ${range(requestRatios, pct)})`,
+    ]);
+  }
   return {
     rows: [
+      ...issue21,
       [
         "typical production bundle, whole (prod/bigfuture), gzip",
         kb(sizes.bundle),
@@ -573,6 +666,10 @@ client.pageView({});`,
       bareRatio,
       bare,
       sizes,
+      production: { median: median(prodGzip), largest: { site: largestProd.site, gzipBytes: largestProd.gzipBytes }, bundles: prodBundles.length },
+      alloyLean: { gzip: gz(alloyLean), minified: alloyLean.length },
+      mainThread: lean,
+      firstRequest,
       minified: {
         bundle: bundle.length,
         edge: edgeCode.length,

@@ -14,7 +14,7 @@ import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 export interface PieceJob {
   /** Cache key (runtime hash + piece name). */
   key: string;
-  /** "core", "devChecks" or a module name. */
+  /** A core ("core.KEY", one per rule feature set: plan.ts coreOf), "devChecks" or a module name. */
   name: string;
   /** The core is a whole program; every other piece is an expression. */
   kind: "core" | "expression";

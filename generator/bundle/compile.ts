@@ -15,7 +15,8 @@ import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceResult } from "./compile-piece.js";
 import { compileRuntime } from "./compile-runtime.js";
 import { coreEntry } from "./entry.js";
-import { hasDevChecks, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
+import { featureSetOf, type FeatureSet } from "./features.js";
+import { coreOf, hasDevChecks, isCore, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
 import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
 import type { PrepareOutput } from "./prepare.js";
 
@@ -88,7 +89,10 @@ export async function compilePieces(
   const pool = createPiecePool(Math.min(ctx.workers ?? availableParallelism(), missing.size));
   const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
-  const expressions = [...missing].filter(([, name]) => name !== "core");
+  const expressions = [...missing].filter(([, name]) => !isCore(name));
+  // Each core's feature set (the core's name is its key).
+  const features = new Map<string, FeatureSet>();
+  for (const { bundle } of toBuild) features.set(coreOf(bundle), featureSetOf(bundle.config));
   try {
     const prepared = prepareInWorker({
       root,
@@ -105,11 +109,12 @@ export async function compilePieces(
       ctx.onPiece(o.ok ? `compiled ${o.result.name}` : `failed ${o.name}`);
       return o;
     };
-    // The core first: the longest job, and it needs no registry.
-    const coreKey = [...missing].find(([, name]) => name === "core")?.[0];
+    // The cores first: the longest jobs, and they need no registry.
     const outcomes: Array<Promise<JobOutcome>> = [];
-    if (!diagnostics.length && coreKey)
-      outcomes.push(pool.submit({ key: coreKey, name: "core", kind: "core", entry: coreEntry(compiledRuntime), packageRoot: root }).then(onDone));
+    if (!diagnostics.length)
+      for (const [key, name] of missing)
+        if (isCore(name))
+          outcomes.push(pool.submit({ key, name, kind: "core", entry: coreEntry(compiledRuntime, features.get(name)!), packageRoot: root }).then(onDone));
     const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [DIAGNOSTICS.prepareFailed(err.message)], order: [], jobs: [] }));
     diagnostics.push(...prep.diagnostics);
     ctx.phase("runtime+entries");

@@ -14,7 +14,8 @@ import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 import { sha256, sha384Integrity } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
-import { hasDevChecks } from "./plan.js";
+import { coreOf, hasDevChecks } from "./plan.js";
+import { trimConfig } from "./trim-config.js";
 
 export interface BundleReport extends ManifestEntry {
   status: "built" | "reused";
@@ -56,11 +57,12 @@ export function inlineConfig(config: unknown): string {
  * checks piece or `void 0`. Also the minified bytes of each piece in it.
  */
 export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: string; moduleBytes: Record<string, number> } {
-  const core = set.pieces.get("core")!.code;
+  const core = set.pieces.get(coreOf(bundle))!.code;
   const modules = set.order.filter((m) => bundle.modules.includes(m));
   const factories = `{${modules.map((m) => `${m}:${set.pieces.get(m)!.code}`).join(",")}}`;
   const checks = hasDevChecks(bundle) ? set.pieces.get("devChecks")!.code : "void 0";
-  const config = inlineConfig(bundle.config);
+  // What the bundle can never read is left out (trim-config.ts).
+  const config = inlineConfig(trimConfig(bundle.config));
   const values: Record<string, string> = { [CONFIG_TOKEN]: config, [MODULES_TOKEN]: factories, [DEV_CHECKS_TOKEN]: checks };
   const code = COMPILE_HINT + core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}`, "g"), (token) => values[token]);
   // UTF-8 bytes, as served: the rows add up to the bundle's size.

@@ -12,6 +12,7 @@ import { nearest } from "../config/issues.js";
 import { compareText } from "../compare-text.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
+import { featureKeyOf, featureSetOf } from "./features.js";
 import { sha256, stableStringify } from "./hash.js";
 import type { Manifest, ManifestEntry } from "./manifest.js";
 
@@ -37,14 +38,22 @@ export function shapeKeyOf(runtimeHash: string, bundle: ResolvedBundle): string 
   return sha256(`${runtimeHash}\0${bundle.modules.join(",")}\0${hasDevChecks(bundle) ? "dev" : "prod"}`).slice(0, 16);
 }
 
-/** A compiled piece ("core", "devChecks" or a module name) of this runtime. */
+/** The core piece a bundle is linked from: "core.KEY", one per feature set of rule conditions, actions and event sources (features.ts). */
+export function coreOf(bundle: Pick<ResolvedBundle, "config">): string {
+  return `core.${featureKeyOf(featureSetOf(bundle.config))}`;
+}
+
+/** Whether a piece name is a core (coreOf). */
+export const isCore = (name: string): boolean => name.startsWith("core.");
+
+/** A compiled piece (a core, "devChecks" or a module name) of this runtime. */
 export function pieceKeyOf(runtimeHash: string, name: string): string {
   return sha256(`${runtimeHash}\0piece\0${name}`).slice(0, 16);
 }
 
 /** Pieces a bundle is linked from. */
 export function piecesOf(bundle: ResolvedBundle): string[] {
-  return ["core", ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
+  return [coreOf(bundle), ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
 }
 
 export function selectBundles(all: ResolvedBundle[], options: Selection): ResolvedBundle[] {

@@ -21,27 +21,31 @@ import { createDataElements } from "../rules/data-elements";
 import { createRuleEngine } from "../rules/engine";
 import { connectEvents } from "../rules/events";
 import { createAnalytics } from "../edge/create-analytics";
+import type { RuleFeatures } from "../rules/features";
 
 // Each factory takes its own module's config type; `any` lets one record hold them all (boot passes each its own config).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
 
-/** Checks data-layer pushes against their documented shapes; only non-production entries pass one. */
-export type BootOptions = { validatePush?: PushValidator };
+/**
+ * `validatePush` checks data-layer pushes against their documented shapes (only non-production entries pass one);
+ * `rules`: the condition, action and event-source functions the bundle's rules use (the generated entry's table, rules/features.ts).
+ */
+export type BootOptions = { validatePush?: PushValidator; rules: RuleFeatures };
 
 /**
  * Starts a bundle: checks the host, then creates each module the bundle
  * holds. Never throws into the page: every failure is caught and logged.
  */
-export function boot(config: BundleConfig, factories: Factories, options: BootOptions = {}): void {
+export function boot(config: BundleConfig, factories: Factories, options: BootOptions): void {
   try {
-    start(config, factories, window as SitetagsWindow, options.validatePush);
+    start(config, factories, window as SitetagsWindow, options);
   } catch (e) {
     // Even the logger failed; nothing more can be done quietly.
   }
 }
 
-function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, validatePush?: PushValidator): void {
+function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, { validatePush, rules }: BootOptions): void {
   const monitor = createMonitor(win);
   const log = createLogger(monitor, readDebugMode(win));
   let release: (() => void) | undefined;
@@ -184,8 +188,9 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
         env: config.env,
         loggedIn: () => values.get("loggedIn") === true,
         random: Math.random,
+        table: rules.conditions,
       },
-      actions: { analytics, consent, loadScript, dataElements, pushDataLayer: dataLayer.push, commands: ruleCommands, doc },
+      actions: { analytics, consent, loadScript, dataElements, pushDataLayer: dataLayer.push, commands: ruleCommands, doc, table: rules.actions },
       log,
       monitor,
       timeout: config.timing.ruleTimeout,
@@ -201,7 +206,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       // The first page view and the early events: one snapshot of document.cookie too.
       const done = jar.hold();
       try {
-        track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView, consent });
+        track = connectEvents(engine, { win, doc, dataLayer, timing: config.timing, log, onRoute: dataElements.newPageView, consent, table: rules.events });
         for (const [name, detail] of early.splice(0)) track(name, detail);
       } catch (e) {
         log.error(BOOT_FAILED, errorText(e));

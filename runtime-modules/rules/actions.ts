@@ -16,6 +16,8 @@ export interface ActionContext {
   element?: Element;
   /** The id of the rule running the action: the tag code of the tags it loads (cb-disable-{rule id}). */
   rule?: string;
+  /** The action types the bundle carries (the generated entry's table; see ActionTable). */
+  table: ActionTable;
 }
 
 /** A step still waiting for consent: its promise says so (`waitsForConsent()`), so that passing its limit is no timeout error. */
@@ -64,43 +66,62 @@ function beacon(action: RuleAction, sent: Promise<unknown>): unknown {
   return action.waitBeforeNext ? sent : undefined;
 }
 
-/** Runs one action. Returns what the action is waiting for, if anything. */
+/** An action of one type. */
+export type ActionOf<K extends RuleAction["type"]> = RuleAction & { type: K };
+
+/**
+ * The action types a bundle carries, by type: the generated core entry
+ * imports from this file only the functions its rules use (each exported under
+ * its type's name), so an action no rule of the bundle uses is not in the
+ * bundle (generator/bundle/features.ts). allRuleFeatures() (features.ts) has them all.
+ */
+export type ActionTable = { [K in RuleAction["type"]]?: (action: ActionOf<K>, ctx: ActionContext) => unknown };
+
+/** Runs one action. Returns what the action is waiting for, if anything. A type the bundle does not carry throws (the engine logs it as the action's failure). */
 export function runAction(action: RuleAction, ctx: ActionContext): unknown {
-  const { dataElements: de } = ctx;
-  switch (action.type) {
-    case "sendPageView":
-      return beacon(
-        action,
-        ctx.analytics.pageView({
-          name: action.name === undefined ? undefined : de.resolve(action.name),
-          variables: action.variables && de.resolveDeep(action.variables),
-        }),
-      );
-    case "sendEvent":
-      return beacon(
-        action,
-        ctx.analytics.event({
-          name: de.resolve(action.name),
-          eventType: action.eventType,
-          linkType: action.linkType,
-          url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
-          variables: action.variables && de.resolveDeep(action.variables),
-        }),
-      );
-    case "setVariables":
-      return ctx.analytics.setVariables(de.resolveDeep(action.variables));
-    case "loadScript":
-      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () =>
-        ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }),
-      );
-    case "pixel":
-      return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
-    case "pushDataLayer":
-      return ctx.pushDataLayer(de.resolveDeep(action.data));
-    case "command": {
-      const command = ctx.commands[action.module] && ctx.commands[action.module][action.name];
-      if (!command) throw new Error("no command " + action.module + "." + action.name);
-      return command(...de.resolveDeep(action.args));
-    }
-  }
+  const run = ctx.table[action.type] as ((a: RuleAction, x: ActionContext) => unknown) | undefined;
+  if (!run) throw new Error("no action " + action.type);
+  return run(action, ctx);
+}
+
+export function sendPageView(action: ActionOf<"sendPageView">, ctx: ActionContext): unknown {
+  return beacon(
+    action,
+    ctx.analytics.pageView({
+      name: action.name === undefined ? undefined : ctx.dataElements.resolve(action.name),
+      variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
+    }),
+  );
+}
+export function sendEvent(action: ActionOf<"sendEvent">, ctx: ActionContext): unknown {
+  return beacon(
+    action,
+    ctx.analytics.event({
+      name: ctx.dataElements.resolve(action.name),
+      eventType: action.eventType,
+      linkType: action.linkType,
+      url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
+      variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
+    }),
+  );
+}
+export function setVariables(action: ActionOf<"setVariables">, ctx: ActionContext): unknown {
+  return ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables));
+}
+export function loadScript(action: ActionOf<"loadScript">, ctx: ActionContext): unknown {
+  const de = ctx.dataElements;
+  return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () =>
+    ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }),
+  );
+}
+export function pixel(action: ActionOf<"pixel">, ctx: ActionContext): unknown {
+  return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, ctx.dataElements.resolve(action.src), action.kind));
+}
+export function pushDataLayer(action: ActionOf<"pushDataLayer">, ctx: ActionContext): unknown {
+  return ctx.pushDataLayer(ctx.dataElements.resolveDeep(action.data));
+}
+export function command(action: ActionOf<"command">, ctx: ActionContext): unknown {
+  const run = ctx.commands[action.module] && ctx.commands[action.module][action.name];
+  if (!run) throw new Error("no command " + action.module + "." + action.name);
+  return run(...ctx.dataElements.resolveDeep(action.args));
 }

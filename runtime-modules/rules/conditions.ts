@@ -11,45 +11,68 @@ export interface ConditionContext {
   loggedIn(): boolean;
   /** A number in [0, 1) (Math.random in the page; injected in tests). */
   random(): number;
+  /** The condition types the bundle carries (the generated entry's table; see ConditionTable). */
+  table: ConditionTable;
 }
 
-/** Evaluates one condition. Pure over its context; combinators recurse. */
+/** A condition of one type. */
+export type ConditionOf<K extends RuleCondition["type"]> = RuleCondition & { type: K };
+
+/**
+ * The condition types a bundle carries, by type: the generated core entry
+ * imports from this file only the functions its rules use (each exported under
+ * its type's name), so a condition no rule of the bundle uses is not in the
+ * bundle (generator/bundle/features.ts). allRuleFeatures() (features.ts) has them all.
+ */
+export type ConditionTable = { [K in RuleCondition["type"]]?: (condition: ConditionOf<K>, ctx: ConditionContext) => boolean };
+
+/** Evaluates one condition. Pure over its context; combinators recurse. A type the bundle does not carry fails. */
 export function evaluate(condition: RuleCondition, ctx: ConditionContext): boolean {
-  switch (condition.type) {
-    case "host":
-      return matchValue(ctx.page().host, condition);
-    case "path":
-      return matchValue(ctx.page().path, condition);
-    case "query":
-      return matchValue(ctx.page().query.get(condition.name) ?? undefined, condition);
-    case "cookie":
-      return matchValue(ctx.cookie(condition.name), condition);
-    case "dataElement": {
-      const value = ctx.dataElement(condition.name);
-      if (condition.integer !== undefined && (typeof value === "number" && value % 1 === 0) !== condition.integer) return false;
-      if (condition.gt !== undefined && !(Number(value) > condition.gt)) return false;
-      if (condition.lt !== undefined && !(Number(value) < condition.lt)) return false;
-      return condition.gt !== undefined || condition.lt !== undefined || condition.integer !== undefined
-        ? matchOrTrue(value, condition)
-        : matchValue(value, condition);
-    }
-    case "consent":
-      return ctx.consent(condition.category);
-    case "sampling":
-      return ctx.random() * 100 < condition.percent;
-    case "loggedIn":
-      return ctx.loggedIn() === condition.value;
-    case "env":
-      return condition.in.indexOf(ctx.env) >= 0;
-    case "not":
-      return !evaluate(condition.condition, ctx);
-    case "allOf":
-      return condition.conditions.every((c) => evaluate(c, ctx));
-    case "anyOf":
-      return condition.conditions.some((c) => evaluate(c, ctx));
-    default:
-      return false;
-  }
+  const run = ctx.table[condition.type] as ((c: RuleCondition, x: ConditionContext) => boolean) | undefined;
+  return run ? run(condition, ctx) : false;
+}
+
+export function host(c: ConditionOf<"host">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().host, c);
+}
+export function path(c: ConditionOf<"path">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().path, c);
+}
+export function query(c: ConditionOf<"query">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.page().query.get(c.name) ?? undefined, c);
+}
+export function cookie(c: ConditionOf<"cookie">, ctx: ConditionContext): boolean {
+  return matchValue(ctx.cookie(c.name), c);
+}
+export function dataElement(condition: ConditionOf<"dataElement">, ctx: ConditionContext): boolean {
+  const value = ctx.dataElement(condition.name);
+  if (condition.integer !== undefined && (typeof value === "number" && value % 1 === 0) !== condition.integer) return false;
+  if (condition.gt !== undefined && !(Number(value) > condition.gt)) return false;
+  if (condition.lt !== undefined && !(Number(value) < condition.lt)) return false;
+  return condition.gt !== undefined || condition.lt !== undefined || condition.integer !== undefined
+    ? matchOrTrue(value, condition)
+    : matchValue(value, condition);
+}
+export function consent(c: ConditionOf<"consent">, ctx: ConditionContext): boolean {
+  return ctx.consent(c.category);
+}
+export function sampling(c: ConditionOf<"sampling">, ctx: ConditionContext): boolean {
+  return ctx.random() * 100 < c.percent;
+}
+export function loggedIn(c: ConditionOf<"loggedIn">, ctx: ConditionContext): boolean {
+  return ctx.loggedIn() === c.value;
+}
+export function env(c: ConditionOf<"env">, ctx: ConditionContext): boolean {
+  return c.in.indexOf(ctx.env) >= 0;
+}
+export function not(c: ConditionOf<"not">, ctx: ConditionContext): boolean {
+  return !evaluate(c.condition, ctx);
+}
+export function allOf(c: ConditionOf<"allOf">, ctx: ConditionContext): boolean {
+  return c.conditions.every((x) => evaluate(x, ctx));
+}
+export function anyOf(c: ConditionOf<"anyOf">, ctx: ConditionContext): boolean {
+  return c.conditions.some((x) => evaluate(x, ctx));
 }
 
 /** With a numeric comparison or an integer check, the string tests apply only when given. */

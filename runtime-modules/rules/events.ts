@@ -16,112 +16,118 @@ export interface EventSources {
   /** Called on every SPA route change, before the routeChange rules run. */
   onRoute(): void;
   consent: ConsentGate;
+  /** The event sources the bundle carries (the generated entry's table; see EventTable). */
+  table: EventTable;
 }
 
+/** The event types that need a listener of their own (the others are the data layer's, direct calls' and the library's). */
+export type SourcedEvent = "domReady" | "windowLoaded" | "click" | "routeChange" | "elementExists" | "timer";
+
 /**
- * Connects the page to the engine: one listener per kind of event the rules
- * use, nothing for kinds no rule uses. Returns `track(name, detail)` for
- * direct calls. libraryLoaded fires at once.
+ * The event sources a bundle carries, by event type: the generated core entry
+ * imports from this file only the sources its rules listen to (each exported
+ * under its event type's name), so the listener of an event no rule of the
+ * bundle uses is not in the bundle (generator/bundle/features.ts).
+ * allRuleFeatures() (features.ts) has them all.
  */
-export function connectEvents(engine: RuleEngine, src: EventSources): (name: string, detail?: unknown) => void {
-  const { win, doc } = src;
-  const guard = (fn: () => void) => () => {
+export type EventTable = { [K in SourcedEvent]?: (engine: RuleEngine, src: EventSources) => void };
+
+/** fn, its exceptions logged (RULE_ACTION_FAILED) instead of thrown. */
+function guarded(src: EventSources, fn: () => void): () => void {
+  return () => {
     try {
       fn();
     } catch (e) {
       src.log.error(RULE_ACTION_FAILED, errorText(e));
     }
   };
+}
 
-  src.dataLayer.on((push, event) => (event === undefined ? engine.fire("dataOnly", { data: push }) : engine.fire("dataLayerPush", { key: event, data: push })));
+export function domReady(engine: RuleEngine, src: EventSources): void {
+  onDomReady(
+    src.doc,
+    guarded(src, () => engine.fire("domReady")),
+  );
+}
 
-  if (engine.listens("domReady").length)
-    onDomReady(
-      doc,
-      guard(() => engine.fire("domReady")),
-    );
-  if (engine.listens("windowLoaded").length) {
-    if (doc.readyState === "complete")
-      win.setTimeout(
-        guard(() => engine.fire("windowLoaded")),
-        0,
-      );
-    else
-      win.addEventListener(
-        "load",
-        guard(() => engine.fire("windowLoaded")),
-        { once: true },
-      );
-  }
+export function windowLoaded(engine: RuleEngine, src: EventSources): void {
+  const fire = guarded(src, () => engine.fire("windowLoaded"));
+  if (src.doc.readyState === "complete") src.win.setTimeout(fire, 0);
+  else src.win.addEventListener("load", fire, { once: true });
+}
 
-  const clicks = engine.listens("click");
-  if (clicks.length) {
-    const selectors = clicks.map((e) => eventKey(e)!);
-    // One delegated listener, in the capture phase so a page's stopPropagation cannot hide clicks.
-    doc.addEventListener(
-      "click",
-      (event) => {
-        const target = event.target as Element | null;
-        if (!target || typeof target.closest !== "function") return;
-        for (const selector of selectors) {
-          let element: Element | null = null;
-          try {
-            element = target.closest(selector);
-          } catch (e) {
-            src.log.error(RULE_ACTION_FAILED, errorText(e));
-          }
-          if (element) engine.fire("click", { key: selector, element });
+export function click(engine: RuleEngine, src: EventSources): void {
+  const selectors = engine.listens("click").map((e) => eventKey(e)!);
+  // One delegated listener, in the capture phase so a page's stopPropagation cannot hide clicks.
+  src.doc.addEventListener(
+    "click",
+    (event) => {
+      const target = event.target as Element | null;
+      if (!target || typeof target.closest !== "function") return;
+      for (const selector of selectors) {
+        let element: Element | null = null;
+        try {
+          element = target.closest(selector);
+        } catch (e) {
+          src.log.error(RULE_ACTION_FAILED, errorText(e));
         }
-      },
-      true,
+        if (element) engine.fire("click", { key: selector, element });
+      }
+    },
+    true,
+  );
+}
+
+export function routeChange(engine: RuleEngine, src: EventSources): void {
+  const { win } = src;
+  let last = win.location.href;
+  let timer: number | undefined;
+  const changed = () => {
+    if (timer !== undefined) win.clearTimeout(timer);
+    timer = win.setTimeout(
+      guarded(src, () => {
+        if (win.location.href === last) return;
+        last = win.location.href;
+        src.onRoute();
+        engine.fire("routeChange");
+      }),
+      src.timing.routeChange,
     );
-  }
-
-  if (engine.listens("routeChange").length) {
-    let last = win.location.href;
-    let timer: number | undefined;
-    const changed = () => {
-      if (timer !== undefined) win.clearTimeout(timer);
-      timer = win.setTimeout(
-        guard(() => {
-          if (win.location.href === last) return;
-          last = win.location.href;
-          src.onRoute();
-          engine.fire("routeChange");
-        }),
-        src.timing.routeChange,
-      );
+  };
+  for (const method of ["pushState", "replaceState"] as const) {
+    const original = win.history[method];
+    win.history[method] = function (this: History, ...args: Parameters<History["pushState"]>) {
+      const result = original.apply(this, args);
+      changed();
+      return result;
     };
-    for (const method of ["pushState", "replaceState"] as const) {
-      const original = win.history[method];
-      win.history[method] = function (this: History, ...args: Parameters<History["pushState"]>) {
-        const result = original.apply(this, args);
-        changed();
-        return result;
-      };
-    }
-    win.addEventListener("popstate", changed);
-    win.addEventListener("hashchange", changed);
   }
+  win.addEventListener("popstate", changed);
+  win.addEventListener("hashchange", changed);
+}
 
+export function elementExists(engine: RuleEngine, src: EventSources): void {
   for (const event of engine.listens("elementExists")) {
     if (event.type !== "elementExists") continue;
     let waited = 0;
-    const poll = guard(() => {
-      const element = doc.querySelector(event.selector);
+    const poll = guarded(src, () => {
+      const element = src.doc.querySelector(event.selector);
       if (element) engine.fire("elementExists", { key: event.selector, element });
-      else if ((waited += src.timing.elementPoll) <= src.timing.elementWait) win.setTimeout(poll, src.timing.elementPoll);
+      else if ((waited += src.timing.elementPoll) <= src.timing.elementWait) src.win.setTimeout(poll, src.timing.elementPoll);
     });
-    onDomReady(doc, poll);
+    onDomReady(src.doc, poll);
   }
+}
 
+export function timer(engine: RuleEngine, src: EventSources): void {
+  const { win } = src;
   for (const event of engine.listens("timer")) {
     if (event.type !== "timer") continue;
     const key = eventKey(event);
     if (event.interval !== undefined) {
       let count = 0;
       const handle = win.setInterval(
-        guard(() => {
+        guarded(src, () => {
           engine.fire("timer", { key });
           if (event.limit !== undefined && ++count >= event.limit) win.clearInterval(handle);
         }),
@@ -129,10 +135,23 @@ export function connectEvents(engine: RuleEngine, src: EventSources): (name: str
       );
     } else
       win.setTimeout(
-        guard(() => engine.fire("timer", { key })),
+        guarded(src, () => engine.fire("timer", { key })),
         event.delay ?? 0,
       );
   }
+}
+
+/**
+ * Connects the page to the engine: one listener per kind of event the rules
+ * use, nothing for kinds no rule uses (and no code for them: see EventTable).
+ * Returns `track(name, detail)` for direct calls. libraryLoaded fires at once.
+ */
+export function connectEvents(engine: RuleEngine, src: EventSources): (name: string, detail?: unknown) => void {
+  const { doc, win } = src;
+  src.dataLayer.on((push, event) => (event === undefined ? engine.fire("dataOnly", { data: push }) : engine.fire("dataLayerPush", { key: event, data: push })));
+
+  // In the table's order (the schema's: domReady, windowLoaded, click, routeChange, elementExists, timer).
+  for (const type of Object.keys(src.table) as SourcedEvent[]) if (engine.listens(type).length) src.table[type]!(engine, src);
 
   connectTagLifecycle(engine, { doc, win, consent: src.consent, dataLayer: src.dataLayer, log: src.log });
   // Pushes made before the bundle loaded, in order, then the library-loaded rules.

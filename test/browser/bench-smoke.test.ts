@@ -15,7 +15,14 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ROWS: Record<string, RegExp[]> = {
   "build-matrix": [/^bundles\s+\d+/m, /^cold build, whole matrix/m, /^warm rebuild, nothing changed/m, /^median gzip\s+\d+ B/m],
   "rule-engine": [/events\/s|events per second/im, /retained/im],
-  edge: [/alloy/im, /gzip/im],
+  edge: [
+    /alloy/im,
+    /gzip/im,
+    /^first file, median production site/m,
+    /^main-thread script ms, first visit/m,
+    /^main-thread script ms, returning visitor/m,
+    /^first page-view request/m,
+  ],
   publish: [/cold/im, /unchanged/im, /requests/im],
   scale: [
     /^cold build, generated/m,

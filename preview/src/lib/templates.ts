@@ -44,7 +44,8 @@ export function ruleTemplates(config: Pick<PreviewConfig, "rules"> | undefined, 
     for (const e of rule.events) {
       const event = e.type === "dataLayerPush" ? str(e.event) : undefined;
       const doc = event ? byEvent.get(event) : undefined;
-      if (doc) out.push({ id: `rule:${rule.id}:${event}`, label: `${event} (rule ${rule.id})`, group: "catalogue rules", when: rule.name, push: doc.push });
+      if (doc)
+        out.push({ id: `rule:${rule.id}:${event}`, label: `${event} (rule ${rule.id})`, group: "catalogue rules", when: rule.name ?? rule.id, push: doc.push });
     }
   return out;
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { BundleConfig } from "../../../generator/config/bundle-config.js";
+import { featureImports, featureSetOf } from "../../../generator/bundle/features.js";
 import { folderOf, registry } from "../../../runtime-modules/registry";
 import { bundleConfig, chatConfig, surveyConfig } from "./helpers/config";
 import { fakePage, flush, type FakePageOptions } from "./helpers/fake-page";
@@ -22,10 +23,13 @@ async function bundle(names: Name[], config: BundleConfig): Promise<string> {
   const imports = names
     .map((n) => `import { ${registry[n].factory.export} } from ${JSON.stringify(`${root}modules/${folderOf(n)}/${registry[n].factory.file}`)};`)
     .join("\n");
+  // And as the generated core entries do: only the rule features the config's rules use (generator/bundle/features.ts).
+  const features = featureImports(featureSetOf(config), root.replace(/\/$/, ""), "");
   const contents = `${imports}
+${features.imports.join("\n")}
 import { boot } from ${JSON.stringify(root + "boot/boot")};
 declare const __SITETAGS_CONFIG__: any;
-boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory.export}`).join(", ")} });`;
+boot(__SITETAGS_CONFIG__, { ${names.map((n) => `${n}: ${registry[n].factory.export}`).join(", ")} }, { rules: ${features.table} });`;
   const result = await build({
     stdin: { contents, loader: "ts", resolveDir: root, sourcefile: "entry.ts" },
     bundle: true,
@@ -57,6 +61,28 @@ describe("bundled runtime", () => {
       for (const name of Object.keys(registry) as Name[])
         for (const marker of registry[name].markers) expect(code.includes(marker), `${marker} in [${names}]`).toBe(names.includes(name));
     }
+  });
+  it('"Code for an event type, condition, action … that no rule of the bundle uses is not in the bundle": a site whose rules use no click event carries no click-listener code', async () => {
+    const rule = (events: unknown[], actions: unknown[] = [{ type: "pushDataLayer", data: { x: 1 }, waitBeforeNext: false }], conditions: unknown[] = []) =>
+      ({ id: "r", name: "r", order: 50, events, conditions, actions }) as unknown as BundleConfig["rules"][number];
+    const plain = await bundle([], bundleConfig({ rules: [rule([{ type: "dataLayerPush", event: "x" }])] }));
+    const sources = ["click", "routeChange", "elementExists", "timer", "domReady", "windowLoaded"];
+    // Each event source fires its own type; nothing else in the runtime does.
+    for (const type of sources) expect(plain, type).not.toContain(`fire("${type}"`);
+    const clicks = await bundle([], bundleConfig({ rules: [rule([{ type: "click", selector: "a.cta" }])] }));
+    expect(clicks).toContain('fire("click"');
+    for (const type of sources.filter((t) => t !== "click")) expect(clicks, type).not.toContain(`fire("${type}"`);
+    // An action or condition no rule uses: pixel's "pixel failed" and the command's "no command" only where a rule uses them.
+    expect(plain).not.toContain("pixel failed");
+    expect(plain).not.toContain("no command ");
+    const pixel = await bundle(
+      [],
+      bundleConfig({
+        rules: [rule([{ type: "dataLayerPush", event: "x" }], [{ type: "pixel", src: "https://p.example/", kind: "image", consent: "marketing" }])],
+      }),
+    );
+    expect(pixel).toContain("pixel failed");
+    expect(pixel).not.toContain("no command ");
   });
   it("unused catalogue messages are tree-shaken away", async () => {
     const code = await bundle(["chat", "survey"], config);

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { boot } from "../../../../runtime-modules/boot/boot";
+import { boot as bootWith, type Factories } from "../../../../runtime-modules/boot/boot";
+import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
+
+/** boot as a bundle calls it, with every rule feature. */
+const boot = (config: BundleConfig, factories: Factories) => bootWith(config, factories, { rules: allRuleFeatures() });
 import type { ModuleServices } from "../../../../runtime-modules/core/types";
 import { createChatWidget } from "../../../../runtime-modules/modules/chat/create-chat-widget";
 import { createSurvey } from "../../../../runtime-modules/modules/survey/create-survey";

@@ -1,6 +1,7 @@
 /** Rule actions that load tags (runtime-modules/rules/actions.ts): when they run. */
 import { describe, expect, it } from "vitest";
 import { runAction, type ActionContext } from "../../../../runtime-modules/rules/actions";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 import type { RuleAction } from "../../../../generator/config/bundle-config.js";
 
 function context(readyState: DocumentReadyState, blockedForGood = false) {
@@ -18,6 +19,7 @@ function context(readyState: DocumentReadyState, blockedForGood = false) {
     dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
     doc,
     rule: "r",
+    table: allRuleFeatures().actions,
   } as unknown as ActionContext;
   return { ctx, loaded, domReady: () => ready.splice(0).forEach((fn) => fn()) };
 }
@@ -47,6 +49,7 @@ describe("tag actions", () => {
     const ctx = {
       analytics: { event: () => pending, pageView: () => pending },
       dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
+      table: allRuleFeatures().actions,
     } as unknown as ActionContext;
     expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other" } as RuleAction, ctx)).toBeUndefined();
     expect(runAction({ type: "sendPageView" } as RuleAction, ctx)).toBeUndefined();

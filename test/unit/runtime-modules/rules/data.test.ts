@@ -4,6 +4,7 @@ import { createDataElements, MAX_DEPTH } from "../../../../runtime-modules/rules
 import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
 import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
 import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 
 function memoryStorage(): Storage {
   const m = new Map<string, string>();
@@ -229,6 +230,7 @@ describe("conditions", () => {
     env: "prod",
     loggedIn: () => true,
     random: () => 0.42,
+    table: allRuleFeatures().conditions,
     ...over,
   });
   it.each([

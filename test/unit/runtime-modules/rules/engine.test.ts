@@ -5,6 +5,7 @@ import { readPath } from "../../../../runtime-modules/rules/data-layer";
 import { createRuleEngine, type EngineDeps } from "../../../../runtime-modules/rules/engine";
 import { createDataElements } from "../../../../runtime-modules/rules/data-elements";
 import { STEP_TIMEOUT, STEP_WAITS_FOR_CONSENT, RULE_ACTION_FAILED } from "../../../../runtime-modules/core/messages";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 
 const rule = (r: Record<string, unknown>): Rule =>
   RuleSchema.parse({ name: "r", events: [{ type: "libraryLoaded" }], actions: [{ type: "pushDataLayer", data: {} }], ...r });
@@ -47,6 +48,7 @@ function setup(
       env: "qa",
       loggedIn: () => false,
       random: () => 0.5,
+      table: allRuleFeatures().conditions,
     },
     actions: {
       analytics: { pageView: async () => calls.push("pageView"), event: async () => calls.push("event"), setVariables: () => void calls.push("setVariables") },
@@ -64,6 +66,7 @@ function setup(
       pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
       commands: { chat: { open: (...args: unknown[]) => (extra.command ?? (() => calls.push("open")))(...args) } },
       doc: {} as Document,
+      table: allRuleFeatures().actions,
     },
     log,
     monitor: { emit: (type, detail) => void events.push({ type, ...detail }) },

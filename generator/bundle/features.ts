@@ -1,0 +1,67 @@
+/**
+ * Per-feature-set cores (issue #21, "compile the core per feature set"): a
+ * bundle's core holds only the rule conditions, actions and event sources its
+ * rules use. The core entry is generated per feature set: it imports each
+ * used type's function from the compiled runtime (exported under the type's
+ * name from rules/conditions.js, rules/actions.js, rules/events.js) and hands
+ * boot the table (runtime-modules/rules/features.ts, RuleFeatures); rollup
+ * leaves every other function out. The core is compiled once per distinct
+ * feature set (a handful across the catalogue) and cached like any piece.
+ *
+ * A new condition (action, event source) joins by its schema option and a
+ * function of the same name exported from its runtime file, listed in
+ * allRuleFeatures() (a compile error until it is); nothing here changes.
+ */
+import type { BundleConfig, RuleCondition } from "../config/bundle-config.js";
+import { sha256 } from "./hash.js";
+
+/** The rule features of one bundle, each list in a fixed order. */
+export interface FeatureSet {
+  conditions: string[];
+  actions: string[];
+  events: string[];
+}
+
+/** Where each kind's functions are exported, in the compiled runtime. */
+export const FEATURE_FILES: Record<keyof FeatureSet, string> = { conditions: "rules/conditions", actions: "rules/actions", events: "rules/events" };
+
+/** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
+export const SOURCED_EVENTS = ["domReady", "windowLoaded", "click", "routeChange", "elementExists", "timer"];
+
+function addCondition(condition: RuleCondition, into: Set<string>): void {
+  into.add(condition.type);
+  if (condition.type === "not") addCondition(condition.condition, into);
+  if (condition.type === "allOf" || condition.type === "anyOf") for (const c of condition.conditions) addCondition(c, into);
+}
+
+/** The conditions, actions and event sources a bundle's rules use. */
+export function featureSetOf(config: Pick<BundleConfig, "rules">): FeatureSet {
+  const conditions = new Set<string>();
+  const actions = new Set<string>();
+  const events = new Set<string>();
+  for (const rule of config.rules) {
+    for (const c of rule.conditions) addCondition(c, conditions);
+    for (const a of rule.actions) actions.add(a.type);
+    for (const e of rule.events) events.add(e.type);
+  }
+  return { conditions: [...conditions].sort(), actions: [...actions].sort(), events: SOURCED_EVENTS.filter((e) => events.has(e)) };
+}
+
+/** A short, stable name for a feature set: the core piece of bundles with it is "core.KEY". */
+export function featureKeyOf(set: FeatureSet): string {
+  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}`).slice(0, 10);
+}
+
+/** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
+export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
+  const imports: string[] = [];
+  const parts: string[] = [];
+  for (const kind of ["conditions", "actions", "events"] as const) {
+    const names = set[kind];
+    const local = (name: string) => `${kind[0]}_${name}`;
+    if (names.length)
+      imports.push(`import { ${names.map((n) => `${n} as ${local(n)}`).join(", ")} } from ${JSON.stringify(`${runtime}/${FEATURE_FILES[kind]}${extension}`)};`);
+    parts.push(`${kind}: { ${names.map((n) => `${n}: ${local(n)}`).join(", ")} }`);
+  }
+  return { imports, table: `{ ${parts.join(", ")} }` };
+}

@@ -1,0 +1,61 @@
+import * as actions from "./actions";
+import * as conditions from "./conditions";
+import * as events from "./events";
+import type { ActionTable } from "./actions";
+import type { ConditionTable } from "./conditions";
+import type { EventTable } from "./events";
+
+/**
+ * The rule features a bundle carries: the condition, action and event-source
+ * functions its rules use, by type. A production bundle's core gets only
+ * those: the generated core entry (generator/bundle/features.ts, entry.ts)
+ * imports each used type's function, exported under the type's name from
+ * conditions.ts, actions.ts or events.ts, and hands boot the table; rollup
+ * leaves the others out.
+ */
+export interface RuleFeatures {
+  conditions: ConditionTable;
+  actions: ActionTable;
+  events: EventTable;
+}
+
+/**
+ * Every feature (for tests and the typed entries; never imported by boot, so
+ * never bundled). `Required<…>` makes a type of the schema without its function
+ * a compile error: a new condition, action or event source is added here too.
+ */
+export function allRuleFeatures(): { conditions: Required<ConditionTable>; actions: Required<ActionTable>; events: Required<EventTable> } {
+  return {
+    conditions: {
+      host: conditions.host,
+      path: conditions.path,
+      query: conditions.query,
+      cookie: conditions.cookie,
+      dataElement: conditions.dataElement,
+      consent: conditions.consent,
+      sampling: conditions.sampling,
+      loggedIn: conditions.loggedIn,
+      env: conditions.env,
+      not: conditions.not,
+      allOf: conditions.allOf,
+      anyOf: conditions.anyOf,
+    },
+    actions: {
+      sendPageView: actions.sendPageView,
+      sendEvent: actions.sendEvent,
+      setVariables: actions.setVariables,
+      loadScript: actions.loadScript,
+      pixel: actions.pixel,
+      pushDataLayer: actions.pushDataLayer,
+      command: actions.command,
+    },
+    events: {
+      domReady: events.domReady,
+      windowLoaded: events.windowLoaded,
+      click: events.click,
+      routeChange: events.routeChange,
+      elementExists: events.elementExists,
+      timer: events.timer,
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { BundleConfig } from "../../../generator/config/bundle-config.js";
+import { ACTION_TYPES, EVENT_TYPES } from "../../../generator/config/schemas/rules.js";
+import { featureImports, featureKeyOf, featureSetOf, SOURCED_EVENTS } from "../../../generator/bundle/features.js";
+import * as actions from "../../../runtime-modules/rules/actions";
+import * as conditions from "../../../runtime-modules/rules/conditions";
+import * as events from "../../../runtime-modules/rules/events";
+import { allRuleFeatures } from "../../../runtime-modules/rules/features";
+
+const rules = (list: unknown[]) => ({ rules: list }) as unknown as Pick<BundleConfig, "rules">;
+
+describe("per-feature-set cores (features.ts)", () => {
+  it("each feature is exported under its type's name, as the generated entry imports it", () => {
+    for (const [name, fn] of Object.entries(allRuleFeatures().conditions)) expect((conditions as Record<string, unknown>)[name], name).toBe(fn);
+    for (const [name, fn] of Object.entries(allRuleFeatures().actions)) expect((actions as Record<string, unknown>)[name], name).toBe(fn);
+    for (const [name, fn] of Object.entries(allRuleFeatures().events)) expect((events as Record<string, unknown>)[name], name).toBe(fn);
+    expect(Object.keys(allRuleFeatures().actions).sort()).toEqual([...ACTION_TYPES].sort());
+    // The sourced events, in the order boot connects them; the others are the core's own.
+    expect(Object.keys(allRuleFeatures().events)).toEqual(SOURCED_EVENTS);
+    expect(SOURCED_EVENTS.every((e) => (EVENT_TYPES as readonly string[]).includes(e))).toBe(true);
+  });
+
+  it("a bundle's feature set is what its rules use, through not, allOf and anyOf", () => {
+    const set = featureSetOf(
+      rules([
+        {
+          events: [
+            { type: "timer", delay: 5 },
+            { type: "dataLayerPush", event: "x" },
+            { type: "click", selector: "a" },
+          ],
+          conditions: [
+            {
+              type: "not",
+              condition: {
+                type: "anyOf",
+                conditions: [
+                  { type: "path", equals: "/" },
+                  { type: "allOf", conditions: [{ type: "env", in: ["qa"] }] },
+                ],
+              },
+            },
+          ],
+          actions: [{ type: "sendEvent" }, { type: "pixel" }],
+        },
+        { events: [{ type: "libraryLoaded" }], conditions: [], actions: [{ type: "sendPageView" }] },
+      ]),
+    );
+    expect(set).toEqual({ conditions: ["allOf", "anyOf", "env", "not", "path"], actions: ["pixel", "sendEvent", "sendPageView"], events: ["click", "timer"] });
+    expect(featureKeyOf(set)).toBe(
+      featureKeyOf(
+        featureSetOf(
+          rules([
+            {
+              events: [{ type: "click" }, { type: "timer" }],
+              conditions: [{ type: "not", condition: { type: "anyOf", conditions: [{ type: "path" }, { type: "allOf", conditions: [{ type: "env" }] }] } }],
+              actions: [{ type: "sendPageView" }, { type: "pixel" }, { type: "sendEvent" }],
+            },
+          ]),
+        ),
+      ),
+    );
+    expect(featureKeyOf(featureSetOf(rules([])))).not.toBe(featureKeyOf(set));
+  });
+
+  it("the entry imports only the set's functions and hands boot their table", () => {
+    const { imports, table } = featureImports({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [] }, "/rt", ".js");
+    expect(imports).toEqual([
+      'import { dataElement as c_dataElement } from "/rt/rules/conditions.js";',
+      'import { sendEvent as a_sendEvent, sendPageView as a_sendPageView } from "/rt/rules/actions.js";',
+    ]);
+    expect(table).toBe("{ conditions: { dataElement: c_dataElement }, actions: { sendEvent: a_sendEvent, sendPageView: a_sendPageView }, events: {  } }");
+  });
+});
