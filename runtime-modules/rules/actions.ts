@@ -1,5 +1,5 @@
 import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-config.js";
-import type { Analytics, ConsentGate, LoadScript } from "../core/types";
+import type { Analytics, ConsentGate, LoadScript, Logger } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
 import { atEarliestLifecycle } from "../core/lifecycle";
@@ -16,6 +16,8 @@ export interface ActionContext {
   element?: Element;
   /** The id of the rule running the action: the tag code of the tags it loads (cb-disable-{rule id}). */
   rule?: string;
+  /** The runtime's logger (the log action). */
+  log?: Logger;
 }
 
 /** A step still waiting for consent: its promise says so (`waitsForConsent()`), so that passing its limit is no timeout error. */
@@ -97,6 +99,8 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
       return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () => firePixel(ctx.doc, de.resolve(action.src), action.kind));
     case "pushDataLayer":
       return ctx.pushDataLayer(de.resolveDeep(action.data));
+    case "log":
+      return ctx.log && ctx.log[action.level](action.message, { rule: ctx.rule });
     case "command": {
       const command = ctx.commands[action.module] && ctx.commands[action.module][action.name];
       if (!command) throw new Error("no command " + action.module + "." + action.name);
