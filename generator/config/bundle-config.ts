@@ -4,6 +4,9 @@
  * this file's types only.
  */
 import type { EnvName, ModulesConfig, Settings } from "./schema.js";
+import type { AnalyticsVariables, MODULE_VARIABLE_SECTIONS } from "./schemas/variables.js";
+
+type ModuleVariableSection = (typeof MODULE_VARIABLE_SECTIONS)[number];
 
 export interface SiteIdentity {
   code: string;
@@ -13,7 +16,9 @@ export interface SiteIdentity {
   internal: boolean;
 }
 
-export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules"> {
+export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules" | "analyticsVariables"> {
+  /** The variable numbers (sites/_org.yaml); a feature module's section only when the module is enabled. */
+  analyticsVariables: Omit<AnalyticsVariables, ModuleVariableSection> & Partial<Pick<AnalyticsVariables, ModuleVariableSection>>;
   /** Format version of this object. */
   v: 1;
   site: SiteIdentity;

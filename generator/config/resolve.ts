@@ -8,6 +8,7 @@
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { BundleConfig } from "./bundle-config.js";
+import { MODULE_VARIABLE_SECTIONS } from "./schemas/variables.js";
 import { isPlain, type Catalogue, type LoadOptions, type Plain, type ResolvedBundle, type SiteModel } from "./catalogue.js";
 import { issuesToDiagnostics } from "./issues.js";
 import { mergeSettings } from "./merge.js";
@@ -95,8 +96,15 @@ function whereSet(layers: readonly Layer[], path: PropertyKey[], prefer: "key" |
   return { file: from.source.file, line: pos.line, column: pos.col };
 }
 
+/** The variable numbers a bundle needs: a feature module's section only when the module is enabled. */
+function moduleVariables(all: Settings["analyticsVariables"], enabled: BundleConfig["modules"]): BundleConfig["analyticsVariables"] {
+  const kept: BundleConfig["analyticsVariables"] = { ...all };
+  for (const section of MODULE_VARIABLE_SECTIONS) if (!enabled[section]) delete kept[section];
+  return kept;
+}
+
 function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: readonly Layer[]): ResolvedBundle {
-  const { budget, modules, disabledRules, rules, ...rest } = settings;
+  const { budget, modules, disabledRules, rules, analyticsVariables, ...rest } = settings;
   const enabled: BundleConfig["modules"] = {};
   const moduleSources: Record<string, string> = {};
   for (const [name, value] of Object.entries(modules) as Array<[keyof typeof modules, (typeof modules)[keyof typeof modules]]>) {
@@ -117,6 +125,7 @@ function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Setting
     defaultEnv: org.defaultEnv,
     envFallback: org.envFallback,
     ...rest,
+    analyticsVariables: moduleVariables(analyticsVariables, enabled),
     rules: rules.filter((r) => !disabledRules.includes(r.id)),
     modules: enabled,
   };

@@ -31,6 +31,7 @@ import { ConsentExtrasSchema, IdentitySchema } from "./schemas/consent-identity.
 import { AnalyticsRulesSchema } from "./schemas/analytics.js";
 import { FeatureModulesShape } from "./schemas/feature-modules.js";
 import { PublishingSchema } from "./schemas/publishing.js";
+import { AnalyticsVariablesSchema } from "./schemas/variables.js";
 import { AnalyticsSchema, BudgetSchema, ConsentSchema, ExclusionsSchema, PageNamesSchema, SamplingSchema, TimingSchema } from "./schemas/core-settings.js";
 
 export { AnalyticsSchema, BudgetSchema, ConsentSchema, ExclusionsSchema, PageNamesSchema, SamplingSchema, TimingSchema } from "./schemas/core-settings.js";
@@ -124,6 +125,7 @@ export const SettingsSchema = z.strictObject({
   consent: ConsentSchema.extend(ConsentExtrasSchema.shape).prefault({}),
   identity: IdentitySchema.prefault({}),
   analyticsRules: AnalyticsRulesSchema.prefault({}),
+  analyticsVariables: AnalyticsVariablesSchema,
   exclusions: ExclusionsSchema.prefault({}),
   pageNames: PageNamesSchema.prefault({}),
   analytics: AnalyticsSchema,

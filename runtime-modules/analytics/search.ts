@@ -1,3 +1,4 @@
+import { own } from "./lookup";
 import { squash } from "./web-text";
 
 /** Spec section 5: "type without term gets term 'no search phrase entered'". */
@@ -8,30 +9,11 @@ export const NO_SEARCH_TYPE = "no search type entered";
 export const NULL_PREFIX = "null:";
 /** Spec section 9: "site search code site" (a site may set its own, such as bf_site). */
 export const DEFAULT_SITE_SEARCH_CODE = "site";
-/** The event of a type the table does not name: the site search's (event3). */
-export const SITE_SEARCH_EVENT = "event3";
-
-/**
- * Spec section 9, "Search type events": site/prof/generic-site event3;
- * college and quick-college event4; scholarship event26; apcredit event49;
- * career event63; majors event64; college-filter event68;
- * scholarship-filter event343; career-quick event302; scholarship-quick event378.
- */
-export const SEARCH_EVENTS: Readonly<Record<string, string>> = {
-  site: "event3",
-  prof: "event3",
-  "generic-site": "event3",
-  college: "event4",
-  "quick-college": "event4",
-  scholarship: "event26",
-  apcredit: "event49",
-  career: "event63",
-  majors: "event64",
-  "college-filter": "event68",
-  "scholarship-filter": "event343",
-  "career-quick": "event302",
-  "scholarship-quick": "event378",
-};
+/** The search events (analyticsVariables.search in sites/_org.yaml): type → event, and the event of any other type. */
+export interface SearchEvents {
+  events: Readonly<Record<string, string>>;
+  otherEvent: string;
+}
 
 /** Spec section 5: "bfcs_spirit renamed bfcs". */
 const RENAMED_TYPES: Readonly<Record<string, string>> = { bfcs_spirit: "bfcs" };
@@ -42,7 +24,7 @@ export interface SearchRecord {
   term: string;
   /** Lower case; renamed (bfcs_spirit → bfcs); a site search's type is the site search code. */
   type: string;
-  /** The search event of the type (SEARCH_EVENTS), event3 when the table does not name it. */
+  /** The search event of the type (SearchEvents: section 9's table), the other event when the table does not name it. */
   event: string;
   /** "type 'college' marks quick search"; also a push's isQuick, and every quick-search push. */
   quick?: true;
@@ -65,8 +47,8 @@ function num(value: unknown): number | undefined {
 }
 
 /** A record of term and type (blank: the placeholders) with the type's event; the other fields as given, blank ones left out. */
-function record(term: string, type: string, fields: Omit<SearchRecord, "term" | "type" | "event">): SearchRecord {
-  const r: SearchRecord = { term: term || NO_SEARCH_PHRASE, type: type || NO_SEARCH_TYPE, event: SEARCH_EVENTS[type] || SITE_SEARCH_EVENT };
+function record(term: string, type: string, fields: Omit<SearchRecord, "term" | "type" | "event">, ev: SearchEvents): SearchRecord {
+  const r: SearchRecord = { term: term || NO_SEARCH_PHRASE, type: type || NO_SEARCH_TYPE, event: own(ev.events, type) || ev.otherEvent };
   for (const k of Object.keys(fields) as Array<keyof typeof fields>)
     if (fields[k] !== undefined && fields[k] !== "") (r as unknown as Record<string, unknown>)[k] = fields[k];
   return r;
@@ -84,7 +66,11 @@ function record(term: string, type: string, fields: Omit<SearchRecord, "term" | 
  * `isSiteSearch: true` without another type) takes the site's search code
  * as its type (spec section 9: "Site search codes such as accu_site, bf_site").
  */
-export function searchRecord(push: Readonly<Record<string, unknown>>, siteSearchCode: string = DEFAULT_SITE_SEARCH_CODE): SearchRecord | undefined {
+export function searchRecord(
+  push: Readonly<Record<string, unknown>>,
+  ev: SearchEvents,
+  siteSearchCode: string = DEFAULT_SITE_SEARCH_CODE,
+): SearchRecord | undefined {
   if (typeof push.term !== "string") return undefined;
   const typed = text(push.term);
   let type = text(push.type).toLowerCase();
@@ -96,15 +82,20 @@ export function searchRecord(push: Readonly<Record<string, unknown>>, siteSearch
   const nullified = count === 0 || push.nullifiedTerm === true || !term.indexOf(NULL_PREFIX);
   if (nullified && term.indexOf(NULL_PREFIX)) term = NULL_PREFIX + term;
   const orig = text(push.origTerm) || typed;
-  return record(term, type, {
-    quick: push.isQuick === true || type === "college" || undefined,
-    nullified: nullified || undefined,
-    count,
-    facet: Array.isArray(push.facet) ? push.facet.map(text).filter(Boolean).join("|") : text(push.facet),
-    speed: num(push.speed),
-    origTerm: orig === term ? undefined : orig,
-    pageStateCode: text(push.pageStateCode),
-  });
+  return record(
+    term,
+    type,
+    {
+      quick: push.isQuick === true || type === "college" || undefined,
+      nullified: nullified || undefined,
+      count,
+      facet: Array.isArray(push.facet) ? push.facet.map(text).filter(Boolean).join("|") : text(push.facet),
+      speed: num(push.speed),
+      origTerm: orig === term ? undefined : orig,
+      pageStateCode: text(push.pageStateCode),
+    },
+    ev,
+  );
 }
 
 /**
@@ -112,9 +103,9 @@ export function searchRecord(push: Readonly<Record<string, unknown>>, siteSearch
  * (lowercased)". Undefined without one. The type's event as for a search
  * (quick-college event4, career-quick event302, scholarship-quick event378).
  */
-export function quickSearchRecord(push: Readonly<Record<string, unknown>>): SearchRecord | undefined {
+export function quickSearchRecord(push: Readonly<Record<string, unknown>>, ev: SearchEvents): SearchRecord | undefined {
   const term = text(push.term).toLowerCase();
-  return term ? record(term, text(push.type).toLowerCase(), { quick: true }) : undefined;
+  return term ? record(term, text(push.type).toLowerCase(), { quick: true }, ev) : undefined;
 }
 
 /** What makes two searches identical ("Duplicate identical searches suppressed"): what is recorded but the speed and the term as typed. */

@@ -145,13 +145,19 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       analytics,
     };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
+    const consentVars = config.analyticsVariables.consentChange;
     consent.onPrivacyChange((changes) => {
       for (const c of changes)
         analytics.event({
           name: "privacy consent change",
           eventType: "kiwi.privacyConsentChange",
           linkType: "other",
-          variables: { eVar71: c.status, eVar72: c.type, eVar73: c.region, eVar74: c.actionSource },
+          variables: {
+            [consentVars.status]: c.status,
+            [consentVars.type]: c.type,
+            [consentVars.region]: c.region,
+            [consentVars.actionSource]: c.actionSource,
+          },
         });
     });
 

@@ -13,6 +13,8 @@ export interface EventDoc<E extends DataLayerEvent> {
   example: EventFields<E>;
   /** Notes by field path ("searchData.term", "tests.name"). */
   notes?: { [path: string]: string };
+  /** Set when the push records nothing by design (context for other records, a request): why (test/browser/coverage.test.ts). */
+  recordsNothing?: string;
 }
 
 export const EVENT_DOCS = {
@@ -471,6 +473,8 @@ export const EVENT_DOCS = {
   },
   "load-tags": {
     when: "An application asks the bundle to load the tags of a consent category at a lifecycle moment.",
+    recordsNothing:
+      "A request to the tag lifecycle: it loads the category's tags (each category and lifecycle pair once per page); the tags record what they record.",
     example: { consentType: "performance", lifecycleEvent: "dom-ready" },
     notes: {
       consentType:

@@ -1,5 +1,5 @@
 import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-config.js";
-import type { Analytics, ConsentGate, LoadScript } from "../core/types";
+import type { Analytics, ConsentGate, LoadScript, Logger } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
 import { atEarliestLifecycle } from "../core/lifecycle";
@@ -18,6 +18,8 @@ export interface ActionContext {
   rule?: string;
   /** The action types the bundle carries (the generated entry's table; see ActionTable). */
   table: ActionTable;
+  /** The runtime's logger (the log action). */
+  log?: Logger;
 }
 
 /** A step still waiting for consent: its promise says so (`waitsForConsent()`), so that passing its limit is no timeout error. */
@@ -124,4 +126,7 @@ export function command(action: ActionOf<"command">, ctx: ActionContext): unknow
   const run = ctx.commands[action.module] && ctx.commands[action.module][action.name];
   if (!run) throw new Error("no command " + action.module + "." + action.name);
   return run(...ctx.dataElements.resolveDeep(action.args));
+}
+export function log(action: ActionOf<"log">, ctx: ActionContext): unknown {
+  return ctx.log && ctx.log[action.level](action.message, { rule: ctx.rule });
 }

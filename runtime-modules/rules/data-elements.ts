@@ -45,12 +45,25 @@ function storageOf(win: Window, kind: string): Storage | undefined {
   }
 }
 
-/** Applies the element's text options: clean (trim, collapse white space) and lowercase. */
-export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "lowercase">): unknown {
+/** One item of a joined list: itself, or the named fields of an object joined by ":". */
+function itemText(item: unknown, fields: readonly string[] | undefined): string {
+  if (!fields) return empty(item) || typeof item === "object" ? "" : String(item);
+  const o = item && typeof item === "object" ? (item as Record<string, unknown>) : {};
+  return fields.map((f) => (empty(o[f]) ? "" : String(o[f]))).join(":");
+}
+
+/** Applies the element's options: join (a list as one text), clean (trim, collapse white space), lowercase, truncate. */
+export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "truncate">): unknown {
+  if (def.join !== undefined && Array.isArray(value))
+    value = value
+      .map((item) => itemText(item, def.fields))
+      .filter((t) => t.replace(/:/g, ""))
+      .join(def.join);
   if (typeof value !== "string") return value;
   let text = value;
   if (def.clean) text = text.replace(/\s+/g, " ").trim();
   if (def.lowercase) text = text.toLowerCase();
+  if (def.truncate) text = text.slice(0, def.truncate);
   return text;
 }
 

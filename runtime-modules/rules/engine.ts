@@ -160,7 +160,7 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
       if (!conditionsPass(rule, type, conditions)) return;
       report(rule, { event: type, state: "fired" });
-      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: rule.id };
+      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: rule.id, log };
       runActions(rule, 0, ctx, type).catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });

@@ -48,6 +48,7 @@ export function allRuleFeatures(): { conditions: Required<ConditionTable>; actio
       pixel: actions.pixel,
       pushDataLayer: actions.pushDataLayer,
       command: actions.command,
+      log: actions.log,
     },
     events: {
       domReady: events.domReady,

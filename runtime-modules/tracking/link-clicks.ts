@@ -2,15 +2,19 @@ import type { ActivityMap, Analytics } from "../core/types";
 import { activityMapName, activityMapText } from "../analytics/web-text";
 import { withoutEmailWords } from "../analytics/link-text";
 import { classifyLink, linkClick, linkFlags, parseLink, type LinkClick, type LinkRules, type LinkType } from "../analytics/link-type";
-import { LINK_EVENT_TYPE, LINK_VARS } from "./variables";
+import { LINK_EVENT_TYPE } from "./variables";
+import type { AnalyticsVariables } from "../../generator/config/schemas/variables.js";
+
+/** The link variables' numbers (analyticsVariables.link in sites/_org.yaml). */
+export type LinkNames = AnalyticsVariables["link"];
 
 /** The xdm interaction type of each kind of link: download, exit (external) or other. */
 export function linkKind(type: LinkType): "download" | "exit" | "other" {
   return type === "download" ? "download" : type === "external" ? "exit" : "other";
 }
 
-/** The link flags and details as analytics variables (variables.ts). */
-export function linkVariables(click: Pick<LinkClick, "type" | "pathingHit" | "code" | "path" | "targeted">): Record<string, string> {
+/** The link flags and details as analytics variables (the catalogue's numbers). */
+export function linkVariables(click: Pick<LinkClick, "type" | "pathingHit" | "code" | "path" | "targeted">, LINK_VARS: LinkNames): Record<string, string> {
   const flags = linkFlags(click as LinkClick);
   const on = (Object.keys(flags) as Array<keyof typeof flags>).filter((k) => flags[k]);
   const vars: Record<string, string> = {};
@@ -23,8 +27,8 @@ export function linkVariables(click: Pick<LinkClick, "type" | "pathingHit" | "co
 }
 
 /** The analytics event of a classified click. */
-export function linkEvent(click: LinkClick): Parameters<Analytics["event"]>[0] {
-  return { name: click.name, eventType: LINK_EVENT_TYPE, linkType: linkKind(click.type), url: click.url, variables: linkVariables(click) };
+export function linkEvent(click: LinkClick, names: LinkNames): Parameters<Analytics["event"]>[0] {
+  return { name: click.name, eventType: LINK_EVENT_TYPE, linkType: linkKind(click.type), url: click.url, variables: linkVariables(click, names) };
 }
 
 /** What the click listener reads off a link element (a real one, or a test's stand-in). */
@@ -94,6 +98,7 @@ export function clickedLink(el: LinkElement, pageHost: string, apexDomain: strin
 
 export interface LinkListenerDeps {
   analytics: Analytics;
+  names: LinkNames;
   rules: LinkRules;
   apexDomain: string;
   pageHost(): string;
@@ -117,7 +122,7 @@ export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: Li
         if (!el) return;
         for (const selector of deps.ruleSelectors) if (target.closest(selector)) return;
         const click = clickedLink(el, deps.pageHost(), deps.apexDomain, deps.rules);
-        if (click) deps.analytics.event({ ...linkEvent(click), activityMap: linkActivityMap(el) });
+        if (click) deps.analytics.event({ ...linkEvent(click, deps.names), activityMap: linkActivityMap(el) });
       } catch (e) {
         deps.onError(e);
       }
@@ -134,8 +139,8 @@ export function pushedUrl(value: unknown, pageHref: string): URL | undefined {
 }
 
 /** The event of a pushed click; without a pushed address the page's own is sent (url undefined). */
-function pushedEvent(click: LinkClick, u: URL | undefined): Parameters<Analytics["event"]>[0] {
-  const event = linkEvent(click);
+function pushedEvent(click: LinkClick, u: URL | undefined, names: LinkNames): Parameters<Analytics["event"]>[0] {
+  const event = linkEvent(click, names);
   if (!u) event.url = undefined;
   return event;
 }
@@ -152,6 +157,7 @@ export function pushedLinkEvent(
   push: Record<string, unknown>,
   rules: LinkRules,
   pageHref: string,
+  names: LinkNames,
 ): Parameters<Analytics["event"]>[0] | "no-event-code" | undefined {
   if (push.hasData !== true || LINK_TYPES.indexOf(push.linkType as string) < 0) return undefined;
   const code = typeof push.eventCode === "string" ? push.eventCode.trim() : "";
@@ -165,7 +171,7 @@ export function pushedLinkEvent(
     rules,
     typeof push.pathingHit === "boolean" ? { pathingHit: push.pathingHit } : undefined,
   );
-  const event = pushedEvent(click, u);
+  const event = pushedEvent(click, u, names);
   event.variables!.events = code;
   return event;
 }
@@ -176,10 +182,15 @@ export function pushedLinkEvent(
  * with tnt:)"; the push's targeted, when a boolean, overrides the prefix.
  * Undefined without a name.
  */
-export function pushedPromoEvent(push: Record<string, unknown>, rules: LinkRules, pageHref: string): Parameters<Analytics["event"]>[0] | undefined {
+export function pushedPromoEvent(
+  push: Record<string, unknown>,
+  rules: LinkRules,
+  pageHref: string,
+  names: LinkNames,
+): Parameters<Analytics["event"]>[0] | undefined {
   if (typeof push.name !== "string" || !push.name.trim()) return undefined;
   const u = pushedUrl(push.destination, pageHref);
   const click = linkClick("promo", push.name, u, rules);
   if (typeof push.targeted === "boolean") click.targeted = push.targeted;
-  return pushedEvent(click, u);
+  return pushedEvent(click, u, names);
 }

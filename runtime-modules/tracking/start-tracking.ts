@@ -11,7 +11,6 @@ import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type 
 import { createSearchEvents, searchResultClickEvent } from "./search-events";
 import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
 import { trafficVariables } from "./traffic";
-import { CONVERSION_VAR, HUB_ENV_VAR } from "./variables";
 import { createVitalsBatch, startVitals, type VitalsSubscribe } from "./vitals";
 import { subscribeWebVitals } from "./vitals-source";
 
@@ -100,6 +99,8 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   if (site === HUB_SITE) values.provide("hubEnvironment", () => sitePageFacts(site, where()).hubEnv);
 
   /* ---- the analytics guard ---- */
+  // The variable numbers (analyticsVariables in sites/_org.yaml).
+  const numbers = config.analyticsVariables;
   const shared = services.analytics;
   const inner: Analytics = { pageView: shared.pageView.bind(shared), event: shared.event.bind(shared), setVariables: shared.setVariables.bind(shared) };
   let firstView = true;
@@ -116,11 +117,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
           consent,
           rules: config.analyticsRules,
           apexDomain: config.apexDomain,
+          names: numbers.traffic,
         });
       else cookies.set(TBM_COOKIE, cookies.get(TBM_COOKIE) || "Direct", { maxAgeSeconds: TBM_SECONDS });
       const facts = sitePageFacts(site, where());
-      if (facts.conversion) vars[CONVERSION_VAR] = facts.conversion;
-      if (facts.hubEnv) vars[HUB_ENV_VAR] = facts.hubEnv;
+      if (facts.conversion) vars[numbers.conversion] = facts.conversion;
+      if (facts.hubEnv) vars[numbers.hubEnvironment] = facts.hubEnv;
       if (scheduler) scheduler.counted();
     } catch (e) {
       fail(e);
@@ -161,8 +163,8 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     );
 
   /* ---- data-layer pushes ---- */
-  const batch = createVitalsBatch((event) => void analytics.event(event));
-  const searchEvent = createSearchEvents(names.siteSearchCode);
+  const batch = createVitalsBatch((event) => void analytics.event(event), numbers.vitals);
+  const searchEvent = createSearchEvents(numbers.search, names.siteSearchCode);
   const ruled = rulePushEvents(config.rules);
   dataLayer.on((push, event) => {
     // A push a site rule sends an event for is that rule's (as a link in a click rule's element): counted once.
@@ -172,17 +174,17 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
       // A push before the first page view names it (boot sends that one); a later push is a new view.
       if (!firstView) views.schedule(true);
     } else if (event === "link-click") {
-      const link = pushedLinkEvent(push, config.analyticsRules, win.location.href);
+      const link = pushedLinkEvent(push, config.analyticsRules, win.location.href, numbers.link);
       if (link === "no-event-code") log.warn(NO_EVENT_CODE_IN_LINK_TRACK, { linkType: push.linkType });
       else if (link) void analytics.event(link);
     } else if (event === "promo-click") {
-      const promo = pushedPromoEvent(push, config.analyticsRules, win.location.href);
+      const promo = pushedPromoEvent(push, config.analyticsRules, win.location.href, numbers.link);
       if (promo) void analytics.event(promo);
     } else if (event === "search" || event === "quick-search") {
       const search = searchEvent(push, event === "quick-search");
       if (search) void analytics.event(search);
     } else if (event === "search-result-click") {
-      const click = searchResultClickEvent(push, config.analyticsRules, win.location.href, names.siteSearchCode);
+      const click = searchResultClickEvent(push, config.analyticsRules, win.location.href, numbers.search, numbers.link, names.siteSearchCode);
       if (click) void analytics.event(click);
     } else if (event === "web-vitals" && Array.isArray(push.metrics)) {
       batch.add((push.metrics as unknown[]).filter((m): m is VitalMetric => typeof m === "object" && m !== null));
@@ -194,6 +196,7 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   if (typeof doc.addEventListener === "function")
     listenForLinks(doc, {
       analytics,
+      names: numbers.link,
       rules: config.analyticsRules,
       apexDomain: config.apexDomain,
       pageHost: () => win.location.hostname,

@@ -15,7 +15,7 @@ import {
   valueOnce,
   type TrafficRules,
 } from "../analytics/traffic-source";
-import { TRAFFIC_VARS } from "./variables";
+import type { AnalyticsVariables } from "../../generator/config/schemas/variables.js";
 
 /**
  * The traffic-source history cookies (names: placeholders to confirm): the
@@ -30,6 +30,8 @@ export interface TrafficDeps {
   consent: Pick<ConsentGate, "whenAllowed">;
   rules: TrafficRules & { historyDays: number };
   apexDomain: string;
+  /** The variable numbers (analyticsVariables.traffic in sites/_org.yaml). */
+  names: AnalyticsVariables["traffic"];
 }
 
 /**
@@ -38,7 +40,7 @@ export interface TrafficDeps {
  * (analytics/traffic-source.ts), writes the session cookie, s_tbm (1800 s,
  * sliding), s_gvo_cm (when the campaign is new) and, once performance consent
  * allows it, the lifetime cookie; returns the fields as analytics variables
- * (variables.ts). The campaign variable is value-once (s_gvo_cm).
+ * (the catalogue's numbers, deps.names). The campaign variable is value-once (s_gvo_cm).
  */
 export function trafficVariables(url: string, referrer: string, now: number, deps: TrafficDeps): Record<string, string> {
   const { cookies, rules } = deps;
@@ -65,7 +67,7 @@ export function trafficVariables(url: string, referrer: string, now: number, dep
 
   const fields = trafficFields(touch, next);
   const vars: Record<string, string> = {};
-  const names = TRAFFIC_VARS as Record<string, string>;
+  const names = deps.names as Record<string, string>;
   for (const key of Object.keys(names)) {
     const value = key === "campaign" ? once.value : (fields as unknown as Record<string, unknown>)[key];
     if (typeof value === "string" && value) vars[names[key]] = value;

@@ -1,6 +1,6 @@
 import type { Analytics } from "../core/types";
 import { vitalsBatch, type VitalMetric, type VitalRecord } from "../analytics/web-vitals";
-import { VITALS_EVENT_TYPE, VITALS_VAR } from "./variables";
+import { VITALS_EVENT_TYPE } from "./variables";
 
 /** How the metrics arrive: subscribe(report) calls report for each metric (vitals-source.ts wraps web-vitals). */
 export type VitalsSubscribe = (report: (metric: VitalMetric) => void) => void;
@@ -10,16 +10,16 @@ export function vitalsText(records: readonly VitalRecord[]): string {
   return records.map((r) => [r.name, r.rating || "", r.navigationType || "", r.delta].join(":")).join("|");
 }
 
-/** The event of a batch. */
-export function vitalsEvent(records: readonly VitalRecord[]): Parameters<Analytics["event"]>[0] {
-  return { name: "web vitals", eventType: VITALS_EVENT_TYPE, linkType: "other", variables: { [VITALS_VAR]: vitalsText(records) } };
+/** The event of a batch; `variable` is the catalogue's (analyticsVariables.vitals). */
+export function vitalsEvent(records: readonly VitalRecord[], variable: string): Parameters<Analytics["event"]>[0] {
+  return { name: "web vitals", eventType: VITALS_EVENT_TYPE, linkType: "other", variables: { [variable]: vitalsText(records) } };
 }
 
 /**
  * Collects web-vitals metrics (and `web-vitals` pushes) into a batch and sends
  * it as one event when the page is hidden; nothing when the batch is empty.
  */
-export function createVitalsBatch(send: (event: Parameters<Analytics["event"]>[0]) => void) {
+export function createVitalsBatch(send: (event: Parameters<Analytics["event"]>[0]) => void, variable: string) {
   let batch: VitalRecord[] = [];
   return {
     add(metrics: readonly VitalMetric[]): void {
@@ -29,7 +29,7 @@ export function createVitalsBatch(send: (event: Parameters<Analytics["event"]>[0
       if (!batch.length) return;
       const records = batch;
       batch = [];
-      send(vitalsEvent(records));
+      send(vitalsEvent(records, variable));
     },
   };
 }

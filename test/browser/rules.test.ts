@@ -38,6 +38,9 @@ appId: "901"
 spa: true
 hosts:
   qa: [ruleslab-qa.kiwi.example]
+# A lab declaring every kind of rule, with the chat module and the qa data-layer checks: more than a site carries.
+budget:
+  gzipBytes: 37000
 timing:
   routeChange: 500
   elementWait: 3000

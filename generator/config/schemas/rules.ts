@@ -7,6 +7,10 @@ import { z } from "zod";
 import { ConsentCategorySchema, EnvNameSchema, HttpsUrl, RegexString, SelectorString } from "../primitives.js";
 import { codeIssue } from "../parse.js";
 import { DIAGNOSTICS } from "../../diagnostics/diagnostics.js";
+import * as MESSAGES from "../../../runtime-modules/core/messages.js";
+
+/** The runtime's log messages (runtime-modules/core/messages.ts, docs/messages.md): what a log action may say. */
+const MESSAGE_TEXTS = Object.values(MESSAGES).filter((m) => typeof m === "string") as unknown as [string, ...string[]];
 
 export const DATA_ELEMENT_NAME = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 /** `%name%` tokens inside strings refer to data elements. */
@@ -86,6 +90,15 @@ export const DataElementSchema = z
     page: z.enum(PAGE_FIELDS).optional(),
     provided: z.string().min(1).optional().describe("A value the runtime or a module provides (site, env, loggedIn, …)."),
     default: Scalar.optional(),
+    join: z.string().max(5).optional().describe('A list value becomes one text: its items joined by this separator (e.g. "|"); blank items are left out.'),
+    fields: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe(
+        'With join (ignored without it): each item of the list is an object; these of its fields, joined by ":", stand for it (["schoolId", "schoolName"] gives "3456:University of Kiwi").',
+      ),
+    truncate: z.number().int().min(1).max(1000).optional().describe("A text value is cut to this many characters (after join, clean and lowercase)."),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),
     storage: z
@@ -254,6 +267,14 @@ export const RuleActionSchema = z.discriminatedUnion("type", [
     })
     .describe("Fire a 1x1 image or a hidden iframe (tokens allowed in src)."),
   z.strictObject({ type: z.literal("pushDataLayer"), data: z.record(z.string(), z.unknown()), ...step }).describe("Push to the data layer."),
+  z
+    .strictObject({
+      type: z.literal("log"),
+      level: z.enum(["debug", "info", "warn", "error"]).default("warn"),
+      message: z.enum(MESSAGE_TEXTS).describe("One of the runtime's messages (docs/messages.md), e.g. 'vouchers order ID missing'."),
+      ...step,
+    })
+    .describe("Log a message (console in debug mode, window.sitetags.log): the spec's message of a skipped push."),
   z
     .strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step })
     .describe("Call a module's command."),

@@ -138,6 +138,9 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     return null;
   }
 
+  // The variable numbers (analyticsVariables.satFunnel in sites/_org.yaml; resolve.ts keeps it while the module is enabled).
+  const names = services.bundle.analyticsVariables.satFunnel!;
+
   function emit(name: string, eventType: string, variables: Record<string, string>): void {
     analytics.event({ name, eventType, linkType: "other", variables });
   }
@@ -173,7 +176,7 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     if (seen.indexOf(target.page) < 0) seen.push(target.page);
     const data = satRegistrationData(registrationInput(steps));
     // Registration data belongs to every later beacon of this page view (eVars persist anyway).
-    analytics.setVariables(registrationVariables(data));
+    analytics.setVariables(registrationVariables(data, names));
     // A new page is an SPA view: announced the documented way, so the runtime counts one page view per view.
     if (isNew) dataLayer.push({ event: "page-view", pageName: nameOf(target) });
     else if (action !== "view") send("step", target.page + ":" + action, {});
@@ -188,13 +191,13 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
         extra.features = newregFeatures(flags);
       }
       if (target.flow === "changereg") extra.changeSteps = completedChangeSteps || [];
-      emit(nameOf(target) + ":purchase", PURCHASE_EVENT_TYPE, purchaseVariables(tx, extra));
+      emit(nameOf(target) + ":purchase", PURCHASE_EVENT_TYPE, purchaseVariables(tx, extra, names));
     }
   }
 
   function onWidget(push: Record<string, unknown>): void {
     const action = known(push, "action", FUNNEL_WIDGET_ACTIONS);
-    if (action) send("widget", action, { eVar46: action });
+    if (action) send("widget", action, { [names.widgetAction]: action });
   }
 
   function onSeatHold(push: Record<string, unknown>): void {
@@ -206,21 +209,21 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
     const alert = nextSeatHoldAlert(minutes, seatHoldFired);
     if (alert === null) return;
     seatHoldFired.push(alert);
-    send("seat-hold", String(alert), { eVar47: String(alert) });
+    send("seat-hold", String(alert), { [names.seatHold]: String(alert) });
   }
 
   function onPhoto(push: Record<string, unknown>): void {
     const step = known(push, "step", PHOTO_STEPS);
     if (!step) return;
     photo = nextPhotoState(photo, step);
-    send("photo", step, { eVar48: photoStateText(photo) });
+    send("photo", step, { [names.photo]: photoStateText(photo) });
   }
 
   function onFeeWaiver(push: Record<string, unknown>): void {
     const state = known(push, "state", FEE_WAIVER_STATES);
     if (!state) return;
     if (feeWaiver.indexOf(state) < 0) feeWaiver.push(state);
-    send("fee-waiver", state, { eVar37: fwType(feeWaiver) });
+    send("fee-waiver", state, { [names.registration.fwType]: fwType(feeWaiver) });
   }
 
   function onDashboard(push: Record<string, unknown>): void {
@@ -231,7 +234,7 @@ export function createSatFunnel(services: ModuleServices<SatFunnelModuleConfig>)
         error: !!push.error,
         data: push.data && typeof push.data === "object" ? (push.data as { registrations?: number; scores?: number }) : null,
       });
-    if (state) send("dashboard", state, { prop33: state });
+    if (state) send("dashboard", state, { [names.dashboardState]: state });
   }
 
   /** The last application-error push (the org rule application-error sends it; this module only names its code). */

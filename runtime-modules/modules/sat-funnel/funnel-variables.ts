@@ -2,38 +2,37 @@ import type { ChangeStep } from "./change-steps";
 import type { PhotoState } from "./funnel-states";
 import type { FunnelTransaction, NewregFeatureType } from "./orders";
 import type { FunnelStep, SatRegistrationData } from "./registration-data";
+import type { AnalyticsVariables } from "../../../generator/config/schemas/variables.js";
 
 /**
  * The analytics variables the SAT funnel sends (docs/modules.md). The
- * eVar/prop numbers are placeholders to confirm with the analytics team;
- * eVar30 is the order id as in satreg's payment-confirmation rule.
+ * numbers are the catalogue's: analyticsVariables.satFunnel in sites/_org.yaml.
  */
+export type FunnelNames = AnalyticsVariables["satFunnel"];
 
 /** Steps as one value: page:action:pageReach, "|"-separated. */
 export function stepsText(steps: readonly FunnelStep[]): string {
   return steps.map((s) => s.page + ":" + s.action + ":" + s.pageReach).join("|");
 }
 
-/** Registration data → variables (eVar31-42, prop31); blank values and an unknown tdMinusNDays are left out. */
-export function registrationVariables(data: SatRegistrationData): Record<string, string> {
-  const values = [
-    data.satRegNo,
-    data.adminType,
-    data.adminFormat,
-    data.adminCode,
-    data.adminDate,
-    data.registrantType,
-    data.fwType,
-    data.deviceChoice,
-    data.tdMinusNDays === undefined ? "" : String(data.tdMinusNDays),
-    data.source,
-    stepsText(data.steps),
-    data.dedupers.join("|"),
-  ];
-  const vars: Record<string, string> = { prop31: data.pathingHit ? "y" : "n" };
-  values.forEach((value, i) => {
-    if (value) vars["eVar" + (31 + i)] = value;
-  });
+/** Registration data → variables (names.registration, names.pathingHit); blank values and an unknown tdMinusNDays are left out. */
+export function registrationVariables(data: SatRegistrationData, names: FunnelNames): Record<string, string> {
+  const values: Record<keyof FunnelNames["registration"], string> = {
+    satRegNo: data.satRegNo,
+    adminType: data.adminType,
+    adminFormat: data.adminFormat,
+    adminCode: data.adminCode,
+    adminDate: data.adminDate,
+    registrantType: data.registrantType,
+    fwType: data.fwType,
+    deviceChoice: data.deviceChoice,
+    tdMinusNDays: data.tdMinusNDays === undefined ? "" : String(data.tdMinusNDays),
+    source: data.source,
+    steps: stepsText(data.steps),
+    dedupers: data.dedupers.join("|"),
+  };
+  const vars: Record<string, string> = { [names.pathingHit]: data.pathingHit ? "y" : "n" };
+  for (const key of Object.keys(values) as Array<keyof typeof values>) if (values[key]) vars[names.registration[key]] = values[key];
   return vars;
 }
 
@@ -45,10 +44,11 @@ export function registrationVariables(data: SatRegistrationData): Record<string,
 export function purchaseVariables(
   tx: FunnelTransaction,
   extra: { features?: readonly NewregFeatureType[]; changeSteps?: readonly ChangeStep[] },
+  names: FunnelNames,
 ): Record<string, string> {
-  const vars: Record<string, string> = { events: "purchase", purchaseID: tx.purchaseIdPrefix + tx.id, eVar30: tx.id, eVar43: tx.type };
-  if (extra.features) vars.eVar44 = extra.features.join("|");
-  if (extra.changeSteps) vars.eVar45 = extra.changeSteps.join(",") || "none";
+  const vars: Record<string, string> = { events: "purchase", purchaseID: tx.purchaseIdPrefix + tx.id, [names.orderId]: tx.id, [names.orderType]: tx.type };
+  if (extra.features) vars[names.features] = extra.features.join("|");
+  if (extra.changeSteps) vars[names.changeSteps] = extra.changeSteps.join(",") || "none";
   return vars;
 }
 

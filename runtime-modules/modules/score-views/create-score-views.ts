@@ -30,6 +30,8 @@ const MODULE = "scoreViews";
  */
 export function createScoreViews(services: ModuleServices<ScoreViewsModuleConfig>): ModuleInstance {
   const { config, log, dataLayer, analytics } = services;
+  // The variable numbers (analyticsVariables.scoreViews in sites/_org.yaml; kept while the module is enabled).
+  const names = services.bundle.analyticsVariables.scoreViews!;
 
   function pageType(pageCode?: unknown): ScoreViewPageType | null {
     const code = pageCode == null || pageCode === "" ? dataLayer.get("pageCode") : pageCode;
@@ -42,7 +44,7 @@ export function createScoreViews(services: ModuleServices<ScoreViewsModuleConfig
     const result = processScores(list, { pageType: type });
     for (const entry of result.logs) log[entry.level](entry.message);
     for (const view of result.events)
-      analytics.event({ name: scoreViewName(view), eventType: SCORE_VIEW_EVENT_TYPE, linkType: "other", variables: scoreViewVariables(view) });
+      analytics.event({ name: scoreViewName(view), eventType: SCORE_VIEW_EVENT_TYPE, linkType: "other", variables: scoreViewVariables(view, names) });
     // "After score tracking, score data in the data layer is reset."
     if (type && list && list.length) dataLayer.push({ scores: null });
     return result.events.length;

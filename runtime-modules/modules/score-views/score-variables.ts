@@ -1,19 +1,19 @@
 import type { ScoreViewEvent } from "./scores";
+import type { AnalyticsVariables } from "../../../generator/config/schemas/variables.js";
+
+export type ScoreViewNames = AnalyticsVariables["scoreViews"];
 
 /**
  * The analytics variables of one SAT/PSAT score view (docs/modules.md). The
- * events are section 9's (SAT 24 and 118, PSAT 88 and 119); the second is
- * serialized with the deduper ("event118:5501") so a score is counted once.
- * The eVar/prop numbers are placeholders to confirm with the analytics team.
+ * numbers are the catalogue's (analyticsVariables.scoreViews in
+ * sites/_org.yaml): the events are section 9's (SAT 24 and 118, PSAT 88 and
+ * 119); the second is serialized with the deduper (event118:5501 for deduper 5501) so a
+ * score is counted once.
  */
-export function scoreViewVariables(view: ScoreViewEvent): Record<string, string> {
-  const vars: Record<string, string> = { events: view.events[0] + "," + view.events[1] + ":" + view.deduper, prop60: view.pageType };
-  // eVar60-67: admin type code, assessment event id, admin type, admin date, registrantType, fwStatus, scoreBand, legacy registration id.
-  [view.adminTypeCode, view.asmtEventId, view.adminType, view.adminDate, view.registrantType, view.fwStatus, view.scoreBand, view.legacyRegId].forEach(
-    (value, i) => {
-      if (value) vars["eVar" + (60 + i)] = value;
-    },
-  );
+export function scoreViewVariables(view: ScoreViewEvent, names: ScoreViewNames): Record<string, string> {
+  const events = names.events[view.family];
+  const vars: Record<string, string> = { events: events[0] + "," + events[1] + ":" + view.deduper, [names.pageType]: view.pageType };
+  for (const field of Object.keys(names.variables) as Array<keyof ScoreViewNames["variables"]>) if (view[field]) vars[names.variables[field]] = view[field]!;
   return vars;
 }
 

@@ -22,9 +22,6 @@ export interface ScoreRecord {
 
 export type ScoreFamily = "sat" | "psat";
 
-/** Section 9: score view events, SAT 24 and 118, PSAT 88 and 119 (the second of each is serialized with the deduper). */
-export const SCORE_VIEW_EVENTS = { sat: ["event24", "event118"], psat: ["event88", "event119"] } as const;
-
 /** registrantType, fwStatus and scoreBand of a score view are always 'not-avail'. */
 export const NOT_AVAIL = "not-avail";
 
@@ -38,8 +35,8 @@ export const LEGACY_BEFORE = "202303";
 export const SCORE_DATA_RESET = { scores: null } as const;
 
 export interface ScoreViewEvent {
+  /** Which events it counts (analyticsVariables.scoreViews.events: section 9's SAT 24 and 118, PSAT 88 and 119). */
   family: ScoreFamily;
-  events: readonly string[];
   pageType: ScoreViewPageType;
   asmtEventId: string;
   /** type-yyyymm-assessmentId */
@@ -165,7 +162,6 @@ export function processScores(
         seen.push(kind.family + deduper);
         const event: ScoreViewEvent = {
           family: kind.family,
-          events: SCORE_VIEW_EVENTS[kind.family],
           pageType,
           asmtEventId: id,
           adminTypeCode: kind.adminType + "-" + yyyymm + "-" + (ev.asmt_id == null ? "" : ev.asmt_id),

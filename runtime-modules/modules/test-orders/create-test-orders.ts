@@ -30,6 +30,8 @@ const MODULE = "testOrders";
  */
 export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig>): ModuleInstance {
   const { config, log, dataLayer, analytics } = services;
+  // The variable numbers (analyticsVariables.testOrders in sites/_org.yaml; kept while the module is enabled).
+  const names = services.bundle.analyticsVariables.testOrders!;
   let lastOrder: TestOrder | null = null;
   let lastSummary: TestAdminSummary | null = null;
 
@@ -49,7 +51,7 @@ export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig
     );
     lastOrder = order;
     const name = (order.editOrders.length ? "test order edit:" : "test order:") + order.orderId;
-    analytics.event({ name, eventType: TEST_ORDER_EVENT_TYPE, linkType: "other", variables: testOrderVariables(order) });
+    analytics.event({ name, eventType: TEST_ORDER_EVENT_TYPE, linkType: "other", variables: testOrderVariables(order, names) });
   }
 
   function onSummary(push: Record<string, unknown>): void {
@@ -66,7 +68,7 @@ export function createTestOrders(services: ModuleServices<TestOrdersModuleConfig
       name: "test admin summary:" + (result.summary.aiCode || "unknown"),
       eventType: TEST_ORDER_EVENT_TYPE,
       linkType: "other",
-      variables: testAdminSummaryVariables(result.summary),
+      variables: testAdminSummaryVariables(result.summary, names),
     });
   }
 

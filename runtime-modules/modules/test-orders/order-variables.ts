@@ -1,11 +1,13 @@
 import type { TestAdminSummary } from "./admins";
 import type { TestOrder, TestOrderEdit, TestOrderTest } from "./orders";
+import type { AnalyticsVariables } from "../../../generator/config/schemas/variables.js";
 
 /**
  * The analytics variables of a test order and of a test administration
- * summary (docs/modules.md). Event and eVar numbers are placeholders to
- * confirm with the analytics team.
+ * summary (docs/modules.md). The numbers are the catalogue's
+ * (analyticsVariables.testOrders in sites/_org.yaml).
  */
+export type TestOrderNames = AnalyticsVariables["testOrders"];
 
 /** One test: name:previousQty:updatedQty:adminYear:regBy:semester:grades(,):allocatedSchools (unknown values blank). */
 export function testText(t: TestOrderTest): string {
@@ -24,21 +26,23 @@ export function editText(e: TestOrderEdit): string {
   ].join(":");
 }
 
-/** A test order: event250 for an order, event251 for an edit (an order with at least one changed test). */
-export function testOrderVariables(order: TestOrder): Record<string, string> {
+/** A test order: the order event, or the edit event for an edit (an order with at least one changed test). */
+export function testOrderVariables(order: TestOrder, names: TestOrderNames): Record<string, string> {
   const edited = order.editOrders.length > 0;
+  const v = names.variables;
   const vars: Record<string, string> = {
-    events: edited ? "event251" : "event250",
-    eVar51: order.orderId,
-    eVar52: order.coverage,
-    eVar53: order.tests.map(testText).join("|"),
-    eVar55: "billing:" + (order.billing ? "y" : "n") + "|po:" + (order.purchaseOrder ? "y" : "n") + "|contract:" + (order.contract ? "y" : "n"),
+    events: edited ? names.editEvent : names.orderEvent,
+    [v.orderId]: order.orderId,
+    [v.coverage]: order.coverage,
+    [v.tests]: order.tests.map(testText).join("|"),
+    [v.flags]: "billing:" + (order.billing ? "y" : "n") + "|po:" + (order.purchaseOrder ? "y" : "n") + "|contract:" + (order.contract ? "y" : "n"),
   };
-  if (edited) vars.eVar54 = order.editOrders.map(editText).join("|");
+  if (edited) vars[v.edits] = order.editOrders.map(editText).join("|");
   return vars;
 }
 
 /** A test administration summary. */
-export function testAdminSummaryVariables(summary: TestAdminSummary): Record<string, string> {
-  return { eVar56: summary.aiCode, eVar57: summary.admins.join("|"), eVar58: summary.date, eVar59: summary.inContract ? "y" : "n" };
+export function testAdminSummaryVariables(summary: TestAdminSummary, names: TestOrderNames): Record<string, string> {
+  const v = names.variables;
+  return { [v.aiCode]: summary.aiCode, [v.admins]: summary.admins.join("|"), [v.date]: summary.date, [v.inContract]: summary.inContract ? "y" : "n" };
 }

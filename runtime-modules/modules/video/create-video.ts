@@ -71,6 +71,8 @@ const REPORTED: ReadonlyArray<[string, VideoEventName]> = [
 export function createVideo(services: ModuleServices<VideoModuleConfig>): ModuleInstance {
   const { config, log, monitor, dataLayer, analytics, consent, loadScript, page } = services;
   const win = services.win as VideoWindow;
+  // The variable numbers (analyticsVariables.video in sites/_org.yaml; kept while the module is enabled).
+  const names = services.bundle.analyticsVariables.video!;
   const doc = win.document;
   const tracked: TrackedPlayer[] = [];
   let api: YTNamespace | undefined;
@@ -90,7 +92,7 @@ export function createVideo(services: ModuleServices<VideoModuleConfig>): Module
   dataLayer.on(
     moduleEventListener(log, MODULE, {
       video(push) {
-        const record = videoRecord(push);
+        const record = videoRecord(push, names);
         if (record) void analytics.event({ name: record.name, eventType: VIDEO_EVENT_TYPE, linkType: "other", variables: record.variables });
       },
     }),

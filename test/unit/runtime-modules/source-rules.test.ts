@@ -96,6 +96,31 @@ function problemsIn(path: string, text: string): string[] {
   return found;
 }
 
+/**
+ * Analytics variable numbers written in code (issue 18: "Every analytics
+ * variable number lives in YAML"): string literals, template text and
+ * property names that name an eVar, prop, list or success event, as
+ * "file:line text". Comments are not code. event-docs.ts (the prose of
+ * docs/events.md, never in a bundle) is not scanned.
+ */
+const ANALYTICS_NUMBER = /\b(eVar|prop|list|event)\d{1,3}\b/;
+function analyticsNumbersIn(path: string, text: string): string[] {
+  const sf = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const t =
+      ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)
+        ? node.text
+        : ts.isIdentifier(node) && (ts.isPropertyAssignment(node.parent) || ts.isPropertyAccessExpression(node.parent) || ts.isPropertySignature(node.parent))
+          ? node.text
+          : undefined;
+    if (t !== undefined && ANALYTICS_NUMBER.test(t)) found.push(`${relative(root, path)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${t}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
 describe("runtime-modules source rules", () => {
   const all = files(root).filter((path) => !isNodeSide(root, path));
   it("finds the runtime files", () => {
@@ -106,6 +131,19 @@ describe("runtime-modules source rules", () => {
       expect(problemsIn(path, readFileSync(path, "utf8"))).toEqual([]);
     });
   }
+  it('"Every analytics variable number lives in YAML": no runtime file writes an eVar, prop, list or event number (they are analyticsVariables in sites/_org.yaml)', () => {
+    const scanned = all.filter((path) => relative(root, path) !== join("data-layer-events", "event-docs.ts"));
+    expect(scanned.flatMap((path) => analyticsNumbersIn(path, readFileSync(path, "utf8")))).toEqual([]);
+  });
+  it("the number check catches a literal, a template, a key and a property, not a comment", () => {
+    const text = [`// eVar12 in a comment`, `const a = { events: "event250", eVar51: x };`, "const b = `prop${1}` + `list1`;", `v.prop60 = 1;`].join("\n");
+    expect(analyticsNumbersIn(join(root, "core", "fixture.ts"), text)).toEqual([
+      "core/fixture.ts:2 event250",
+      "core/fixture.ts:2 eVar51",
+      "core/fixture.ts:3 list1",
+      "core/fixture.ts:4 prop60",
+    ]);
+  });
   it("the Node-side files are exactly the registry and one module.ts per module folder", () => {
     const nodeSide = files(root)
       .filter((path) => isNodeSide(root, path))

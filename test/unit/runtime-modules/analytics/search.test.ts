@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NO_SEARCH_PHRASE, NO_SEARCH_TYPE, quickSearchRecord, SEARCH_EVENTS, searchKey, searchRecord } from "../../../../runtime-modules/analytics/search";
+import * as search from "../../../../runtime-modules/analytics/search";
+import { NO_SEARCH_PHRASE, NO_SEARCH_TYPE, searchKey } from "../../../../runtime-modules/analytics/search";
+import { ORG_VARIABLES } from "../helpers/variables";
+
+// With the catalogue's search events (analyticsVariables.search in sites/_org.yaml).
+const SEARCH_EVENTS = ORG_VARIABLES.search.events;
+const searchRecord = (push: Record<string, unknown>, siteSearchCode?: string) => search.searchRecord(push, ORG_VARIABLES.search, siteSearchCode);
+const quickSearchRecord = (push: Record<string, unknown>) => search.quickSearchRecord(push, ORG_VARIABLES.search);
 
 describe("internal search", () => {
   describe('"Search type events: site/prof/generic-site event3; college and quick-college event4; scholarship event26; apcredit event49; career event63; majors event64; college-filter event68; scholarship-filter event343; career-quick event302; scholarship-quick event378"', () => {
@@ -20,7 +27,8 @@ describe("internal search", () => {
       ["scholarship-quick", "event378"],
     ];
     for (const [type, event] of table) it(`${type} → ${event}`, () => expect(searchRecord({ term: "nursing", type })!.event).toBe(event));
-    it("the table is exactly the spec's thirteen types", () => expect(Object.keys(SEARCH_EVENTS).sort()).toEqual(table.map(([t]) => t).sort()));
+    it("the catalogue's table (sites/_org.yaml) is exactly the spec's thirteen types", () =>
+      expect(Object.keys(SEARCH_EVENTS).sort()).toEqual(table.map(([t]) => t).sort()));
     it("a type the table does not name is a site search: event3", () => {
       expect(searchRecord({ term: "x", type: "bfcs" })!.event).toBe("event3");
       expect(searchRecord({ term: "x" })!.event).toBe("event3");

@@ -3,6 +3,7 @@ import type { Logger } from "../../../../runtime-modules/core/types";
 /** BundleConfig fixtures built through the real schemas, so defaults stay the generator's. */
 import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
 import { ChatModuleSchema, SettingsSchema, SurveyModuleSchema } from "../../../../generator/config/schema.js";
+import { ORG_VARIABLES } from "./variables";
 
 export function chatConfig(input: Record<string, unknown> = {}) {
   return ChatModuleSchema.parse({ scriptSrc: "https://chat.vendor.example/widget.js", pages: ["/scores"], ...input });
@@ -20,6 +21,7 @@ export function bundleConfig(overrides: Partial<BundleConfig> = {}): BundleConfi
   } = SettingsSchema.parse({
     analytics: { orgId: "ABC123@AdobeOrg", datastreamId: "ds-1", reportSuite: "kiwiprod" },
     budget: { gzipBytes: 20000 },
+    analyticsVariables: ORG_VARIABLES,
   });
   return {
     ...settings,

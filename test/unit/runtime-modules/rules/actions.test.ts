@@ -56,3 +56,30 @@ describe("tag actions", () => {
     expect(runAction({ type: "sendEvent", name: "n", eventType: "t", linkType: "other", waitBeforeNext: true } as RuleAction, ctx)).toBe(pending);
   });
 });
+
+describe("the log action (issue 18: a skipped push logs the spec's message)", () => {
+  it("logs the message at its level with the rule's id; without a logger it does nothing", () => {
+    const logs: Array<[string, string, unknown]> = [];
+    const at = (level: string) => (message: string, data?: unknown) => void logs.push([level, message, data]);
+    const log = { enabled: false, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+    const ctx = {
+      dataElements: { resolve: (s: string) => s, resolveDeep: <T>(v: T) => v },
+      rule: "vouchers-order-no-id",
+      log,
+      table: allRuleFeatures().actions,
+    } as unknown as ActionContext;
+    runAction({ type: "log", level: "warn", message: "vouchers order ID missing" } as RuleAction, ctx);
+    runAction({ type: "log", level: "info", message: "required data missing" } as RuleAction, ctx);
+    expect(logs).toEqual([
+      ["warn", "vouchers order ID missing", { rule: "vouchers-order-no-id" }],
+      ["info", "required data missing", { rule: "vouchers-order-no-id" }],
+    ]);
+    expect(() => runAction({ type: "log", level: "warn", message: "x" } as RuleAction, { ...ctx, log: undefined })).not.toThrow();
+  });
+  it("the schema takes only the runtime's messages (docs/messages.md)", async () => {
+    const { RuleActionSchema } = await import("../../../../generator/config/schemas/rules.js");
+    expect(RuleActionSchema.safeParse({ type: "log", message: "voucher action type not recognized" }).success).toBe(true);
+    expect(RuleActionSchema.parse({ type: "log", message: "voucher action type not recognized" })).toMatchObject({ level: "warn" });
+    expect(RuleActionSchema.safeParse({ type: "log", message: "something I made up" }).success).toBe(false);
+  });
+});

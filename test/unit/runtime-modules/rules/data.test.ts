@@ -51,6 +51,31 @@ function elements(
 }
 
 describe("data elements", () => {
+  describe("join, fields and truncate (issue 18: joins and truncation)", () => {
+    const cases: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+      ["a list joined by |", { join: "|" }, ["gm-1", "gm-2"], "gm-1|gm-2"],
+      ["numbers joined; blank and object items left out", { join: "," }, [1, "", null, { a: 1 }, 2], "1,2"],
+      ["an empty list is an empty text (so exists: true fails)", { join: "|" }, [], ""],
+      [
+        "objects by their fields, joined by ':'",
+        { join: "|", fields: ["schoolId", "schoolName"] },
+        [{ schoolId: "3456", schoolName: "Kiwi U" }, { schoolId: 7 }],
+        "3456:Kiwi U|7:",
+      ],
+      ["an item with none of the fields is left out", { join: "|", fields: ["id"] }, [{ name: "x" }, { id: "a" }], "a"],
+      ["a value that is not a list is left as it is", { join: "|" }, "solo", "solo"],
+      ["fields without join change nothing", { fields: ["id"] }, [{ id: "a" }], [{ id: "a" }]],
+      ["truncate cuts a text after clean and lowercase", { truncate: 5, clean: true, lowercase: true }, "  Kiwi   College ", "kiwi "],
+      ["truncate cuts a joined list", { join: "|", truncate: 7 }, ["abc", "def", "ghi"], "abc|def"],
+      ["truncate leaves a number alone", { truncate: 1 }, 12345, 12345],
+    ];
+    for (const [what, options, value, expected] of cases)
+      it(what, () => {
+        const { de } = elements({ v: { push: "v", ...options } });
+        expect(de.forPush({ v: value }).get("v")).toEqual(expected);
+      });
+  });
+
   it("sources: cookie, query parameter, data-layer path, page global path, page info, constant, provided", () => {
     const { de } = elements(
       {

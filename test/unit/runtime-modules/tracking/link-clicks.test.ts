@@ -14,6 +14,7 @@ import {
   type RegionNode,
 } from "../../../../runtime-modules/tracking/link-clicks";
 import { recorder } from "./recorder";
+import { ORG_VARIABLES } from "../helpers/variables";
 
 const rules = AnalyticsRulesSchema.parse({ internalDomains: ["kiwi-go.example"] });
 const HOST = "bigfuture.kiwi.example";
@@ -29,7 +30,12 @@ function link(href: string, text = "Link", dataset: Record<string, string> = {},
   };
 }
 const classify = (el: LinkElement) =>
-  linkEvent(clickedLink(el, HOST, "kiwi.example", rules)!) as { name: string; linkType: string; url?: string; variables: Record<string, string> };
+  linkEvent(clickedLink(el, HOST, "kiwi.example", rules)!, ORG_VARIABLES.link) as {
+    name: string;
+    linkType: string;
+    url?: string;
+    variables: Record<string, string>;
+  };
 
 describe("link clicks: each type with its linkType, name and variables", () => {
   it("search result, promo, nav (data-nav and the global header/footer), feature: other", () => {
@@ -87,7 +93,7 @@ describe("link clicks: each type with its linkType, name and variables", () => {
   });
   it("linkKind and linkVariables", () => {
     expect(["download", "external", "feature", "mailto"].map((t) => linkKind(t as never))).toEqual(["download", "exit", "other", "other"]);
-    expect(linkVariables({ type: "tel", pathingHit: false })).toEqual({ prop82: "tel" });
+    expect(linkVariables({ type: "tel", pathingHit: false }, ORG_VARIABLES.link)).toEqual({ prop82: "tel" });
   });
 });
 
@@ -109,7 +115,15 @@ describe("listenForLinks", () => {
   it("one delegated listener in the capture phase; a click inside a link sends its event; other clicks nothing", () => {
     const r = recorder();
     const d = fakeDoc();
-    listenForLinks(d.doc, { analytics: r.analytics, rules, apexDomain: "kiwi.example", pageHost: () => HOST, ruleSelectors: [], onError: vi.fn() });
+    listenForLinks(d.doc, {
+      analytics: r.analytics,
+      names: ORG_VARIABLES.link,
+      rules,
+      apexDomain: "kiwi.example",
+      pageHost: () => HOST,
+      ruleSelectors: [],
+      onError: vi.fn(),
+    });
     expect(d.capture()).toBe(true);
     d.click(target(link("https://news.example/", "News")));
     d.click(target(null));
@@ -120,7 +134,15 @@ describe("listenForLinks", () => {
     const r = recorder();
     const d = fakeDoc();
     const onError = vi.fn();
-    listenForLinks(d.doc, { analytics: r.analytics, rules, apexDomain: "kiwi.example", pageHost: () => HOST, ruleSelectors: ["a[data-promo]"], onError });
+    listenForLinks(d.doc, {
+      analytics: r.analytics,
+      names: ORG_VARIABLES.link,
+      rules,
+      apexDomain: "kiwi.example",
+      pageHost: () => HOST,
+      ruleSelectors: ["a[data-promo]"],
+      onError,
+    });
     d.click(target(link("/sat", "Spring", { promo: "spring" }), ["a[data-promo]"]));
     expect(r.calls).toEqual([]);
     d.click({
@@ -157,7 +179,7 @@ describe("Activity Map data of a click", () => {
 
 describe("pushedLinkEvent (link-click push)", () => {
   const PAGE = `https://${HOST}/page`;
-  const pushed = (push: Record<string, unknown>) => pushedLinkEvent(push, rules, PAGE);
+  const pushed = (push: Record<string, unknown>) => pushedLinkEvent(push, rules, PAGE, ORG_VARIABLES.link);
   it('"Link-track rule proceeds only with hasData"; without eventCode: skipped ("no event code found in link track payload")', () => {
     expect(pushed({ linkType: "feature", linkName: "x", eventCode: "event9" })).toBeUndefined();
     expect(pushed({ linkType: "bogus", hasData: true, eventCode: "event9" })).toBeUndefined();
@@ -208,20 +230,22 @@ describe("pushedLinkEvent (link-click push)", () => {
 describe("pushedPromoEvent (promo-click push)", () => {
   const PAGE = `https://${HOST}/page`;
   it('"Promo: name, destination, targeted flag (name starts with tnt:)"; the push\'s targeted overrides; no name: nothing', () => {
-    expect(pushedPromoEvent({ name: "tnt:spring-sat-reminder", destination: "https://satsuite.kiwi.example/register" }, rules, PAGE)).toEqual({
+    expect(
+      pushedPromoEvent({ name: "tnt:spring-sat-reminder", destination: "https://satsuite.kiwi.example/register" }, rules, PAGE, ORG_VARIABLES.link),
+    ).toEqual({
       name: "tnt-spring-sat-reminder",
       eventType: "web.webinteraction.linkClicks",
       linkType: "other",
       url: "https://satsuite.kiwi.example/register",
       variables: { eVar93: "promo|pathingHit", prop82: "promo", prop85: "tnt" },
     });
-    expect(pushedPromoEvent({ name: "Spring Banner", targeted: true }, rules, PAGE)).toMatchObject({
+    expect(pushedPromoEvent({ name: "Spring Banner", targeted: true }, rules, PAGE, ORG_VARIABLES.link)).toMatchObject({
       name: "Spring Banner",
       url: undefined,
       variables: { prop85: "tnt" },
     });
-    expect(pushedPromoEvent({ name: "tnt:x", targeted: false }, rules, PAGE)!.variables).not.toHaveProperty("prop85");
-    expect(pushedPromoEvent({ name: " " }, rules, PAGE)).toBeUndefined();
-    expect(pushedPromoEvent({}, rules, PAGE)).toBeUndefined();
+    expect(pushedPromoEvent({ name: "tnt:x", targeted: false }, rules, PAGE, ORG_VARIABLES.link)!.variables).not.toHaveProperty("prop85");
+    expect(pushedPromoEvent({ name: " " }, rules, PAGE, ORG_VARIABLES.link)).toBeUndefined();
+    expect(pushedPromoEvent({}, rules, PAGE, ORG_VARIABLES.link)).toBeUndefined();
   });
 });

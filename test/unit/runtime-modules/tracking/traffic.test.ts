@@ -3,6 +3,7 @@ import { AnalyticsRulesSchema } from "../../../../generator/config/schemas/analy
 import { decodeHistory, encodeHistory, DAY_MS } from "../../../../runtime-modules/analytics/traffic-source";
 import { HISTORY_COOKIE, LIFETIME_COOKIE, trafficVariables } from "../../../../runtime-modules/tracking/traffic";
 import { memoryCookies } from "./recorder";
+import { ORG_VARIABLES } from "../helpers/variables";
 
 const rules = AnalyticsRulesSchema.parse({});
 const NOW = Date.UTC(2026, 2, 1);
@@ -11,7 +12,7 @@ function deps(jar: Record<string, string> = {}, consent = true) {
   const c = memoryCookies(jar);
   const granted: Array<() => void> = [];
   const whenAllowed = vi.fn((_category: string, cb: () => void) => (consent ? cb() : granted.push(cb)));
-  return { c, granted, whenAllowed, deps: { cookies: c.cookies, consent: { whenAllowed }, rules, apexDomain: "kiwi.example" } };
+  return { c, granted, whenAllowed, deps: { cookies: c.cookies, consent: { whenAllowed }, rules, apexDomain: "kiwi.example", names: ORG_VARIABLES.traffic } };
 }
 
 describe("trafficVariables", () => {

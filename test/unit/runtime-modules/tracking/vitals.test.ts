@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { createVitalsBatch, startVitals, vitalsEvent, vitalsText } from "../../../../runtime-modules/tracking/vitals";
+import { ORG_VARIABLES } from "../helpers/variables";
 
 const m = (name: string, delta: number, rating = "good") => ({ name, value: delta, delta, rating, navigationType: "navigate" });
 
 describe("web vitals batch", () => {
   it('"CLS delta times 1000 rounded; others rounded"; name, rating, navigationType, delta; one event per batch', () => {
     const send = vi.fn();
-    const batch = createVitalsBatch(send);
+    const batch = createVitalsBatch(send, ORG_VARIABLES.vitals);
     batch.add([m("LCP", 1830.4), m("CLS", 0.0234, "needs-improvement"), m("FID", 3)]);
     batch.add([m("INP", 199.5), m("TTFB", 80.2), m("FCP", 900.6)]);
     batch.flush();
@@ -21,7 +22,9 @@ describe("web vitals batch", () => {
   });
   it("vitalsText / vitalsEvent", () => {
     expect(vitalsText([])).toBe("");
-    expect(vitalsEvent([{ name: "CLS", rating: "good", navigationType: "reload", delta: 5 }]).variables).toEqual({ eVar94: "CLS:good:reload:5" });
+    expect(vitalsEvent([{ name: "CLS", rating: "good", navigationType: "reload", delta: 5 }], ORG_VARIABLES.vitals).variables).toEqual({
+      eVar94: "CLS:good:reload:5",
+    });
   });
   it("startVitals: subscribes, and flushes when the document turns hidden and on pagehide", () => {
     const doc = {
@@ -34,7 +37,7 @@ describe("web vitals batch", () => {
     const winListeners: Record<string, () => void> = {};
     const win = { document: doc, addEventListener: (t: string, fn: () => void) => (winListeners[t] = fn) } as unknown as Window;
     const send = vi.fn();
-    const batch = createVitalsBatch(send);
+    const batch = createVitalsBatch(send, ORG_VARIABLES.vitals);
     let report: (metric: ReturnType<typeof m>) => void = () => undefined;
     startVitals(win, (r) => (report = r), batch);
     report(m("LCP", 1000));

@@ -6,6 +6,7 @@ import { milestonesAt } from "../../../../../runtime-modules/modules/video/miles
 import { videoErrorMessage, videoErrorName } from "../../../../../runtime-modules/modules/video/video-errors";
 import { floorHalf, videoFields } from "../../../../../runtime-modules/modules/video/video-fields";
 import { videoRecord } from "../../../../../runtime-modules/modules/video/video-record";
+import { ORG_VARIABLES } from "../../helpers/variables";
 
 const snapshot = {
   videoId: "a1B2_c3-D4",
@@ -182,7 +183,8 @@ describe("frames and errors", () => {
 
 describe("videoRecord ('Video: error, started, milestones 30/60/90/120 s, resumed, ended, replayed')", () => {
   it("records exactly those six events", () => {
-    const rec = (videoEvent: string, extra: Record<string, unknown> = {}) => videoRecord({ event: "video", videoEvent, videoId: "v1", ...extra });
+    const rec = (videoEvent: string, extra: Record<string, unknown> = {}) =>
+      videoRecord({ event: "video", videoEvent, videoId: "v1", ...extra }, ORG_VARIABLES.video);
     expect(rec("started")).toEqual({ name: "video:started:v1", variables: { events: "event71", eVar106: "v1" } });
     expect(rec("milestone", { videoMilestone: "60s", videoTitle: "T" })).toEqual({
       name: "video:milestone:v1:60s",
@@ -219,10 +221,10 @@ describe("videoRecord ('Video: error, started, milestones 30/60/90/120 s, resume
   });
 
   it("needs a valid video id, a milestone with milestone events and a code with errors", () => {
-    expect(videoRecord({ videoEvent: "started" })).toBeUndefined();
-    expect(videoRecord({ videoEvent: "started", videoId: "has space" })).toBeUndefined();
-    expect(videoRecord({ videoEvent: "milestone", videoId: "v1" })).toBeUndefined();
-    expect(videoRecord({ videoEvent: "error", videoId: "v1" })).toBeUndefined();
+    expect(videoRecord({ videoEvent: "started" }, ORG_VARIABLES.video)).toBeUndefined();
+    expect(videoRecord({ videoEvent: "started", videoId: "has space" }, ORG_VARIABLES.video)).toBeUndefined();
+    expect(videoRecord({ videoEvent: "milestone", videoId: "v1" }, ORG_VARIABLES.video)).toBeUndefined();
+    expect(videoRecord({ videoEvent: "error", videoId: "v1" }, ORG_VARIABLES.video)).toBeUndefined();
   });
 });
 
