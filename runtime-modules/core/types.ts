@@ -134,8 +134,11 @@ export interface Analytics {
     /** A clicked element's Activity Map data: its text and region; the page is filled in on the way out. */
     activityMap?: ActivityMap;
   }): Promise<unknown>;
-  /** Variables merged into every later beacon of this page view; `events` and `products` (hit-scoped: counted once) into the next beacon only. */
-  setVariables(variables: Record<string, string>): void;
+  /**
+   * Variables merged into every later beacon of this page view; `events` and `products` (hit-scoped: counted once) into the next beacon only.
+   * An empty variable is removed. `xdm`: fields merged into every later record's xdm; an empty value (undefined, null, "", {}) removes its field.
+   */
+  setVariables(variables: Record<string, string>, xdm?: unknown): void;
 }
 
 /**

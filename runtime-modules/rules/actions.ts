@@ -64,6 +64,18 @@ function beacon(action: RuleAction, sent: Promise<unknown>): unknown {
   return action.waitBeforeNext ? sent : undefined;
 }
 
+/** An action's xdm: a value that is exactly one %token% keeps the data element's own value (an identity map, a number); other text is resolved. */
+function xdmValues(value: unknown, de: DataElements): unknown {
+  if (typeof value === "string") {
+    const one = /^%([A-Za-z][A-Za-z0-9_.-]*)%$/.exec(value);
+    return one ? de.get(one[1]) : de.resolve(value);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = xdmValues((value as Record<string, unknown>)[key], de);
+  return out;
+}
+
 /** Runs one action. Returns what the action is waiting for, if anything. */
 export function runAction(action: RuleAction, ctx: ActionContext): unknown {
   const { dataElements: de } = ctx;
@@ -88,7 +100,7 @@ export function runAction(action: RuleAction, ctx: ActionContext): unknown {
         }),
       );
     case "setVariables":
-      return ctx.analytics.setVariables(de.resolveDeep(action.variables));
+      return ctx.analytics.setVariables(de.resolveDeep(action.variables), action.xdm && xdmValues(action.xdm, de));
     case "loadScript":
       return afterConsent(ctx.consent, ctx.doc, ctx.rule ?? "rule", action.consent, () =>
         ctx.loadScript(de.resolve(action.src), { id: action.id && de.resolve(action.id), attributes: action.attributes && de.resolveDeep(action.attributes) }),

@@ -44,6 +44,8 @@ export const ConsentExtrasSchema = z
   })
   .describe("Consent banner skip and tag-status settings.");
 
+const SuccessEvent = z.string().regex(/^event\d{1,4}$/, { message: "must be a success event such as event600" });
+
 export const CredentialsSchema = z
   .strictObject({
     serviceUrl: HttpsUrl.optional().describe(
@@ -107,6 +109,17 @@ export const IdentitySchema = z
       "Previous page names that do not count a login (the sign-in security check). Placeholder to confirm.",
     ),
     thankYouPath: z.string().regex(/^\//).default("/iamweb/secure/thankYou").describe("Sign-up thank-you path: a completed registration."),
+    webEventEvents: z
+      .strictObject({
+        login: SuccessEvent.optional(),
+        registration: SuccessEvent.optional(),
+        migration: SuccessEvent.optional(),
+        "registration-match": SuccessEvent.optional(),
+      })
+      .optional()
+      .describe(
+        "The CB web event's success events (the provided value cbWebEventEvents): a counted login, and a completed registration, migration or registration match (with its login). None set: nothing counted.",
+      ),
   })
   .describe("Identity profile, login state and startup credential settings.");
 
