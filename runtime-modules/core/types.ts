@@ -108,6 +108,8 @@ export interface ModuleServices<C> {
   };
   /** Analytics (the Edge client). */
   analytics: Analytics;
+  /** The host's sampling rate and this visitor's decision (runtime-modules/identity/sampling.ts): the sampled tags (monitoring) run only when sampledIn(). */
+  sampling: { rate: number; sampledIn(): boolean };
 }
 
 /** What a module returns: named commands other parts (rules, pages) may call. */

@@ -26,7 +26,7 @@ export interface IdentityDeps {
 }
 
 const PREVIOUS_PAGE_KEY = "sitetags:previous-page";
-const COUNTED_KEY = "sitetags:registration-counted";
+const COUNTED_KEY = "sitetags:counted";
 
 export interface Identity {
   /** Settles when the startup sequence is done: identified or anonymous, at most timing.startupWait after boot. */

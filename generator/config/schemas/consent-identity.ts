@@ -73,6 +73,10 @@ export const IdentityCookiesSchema = z
       "kiwi_confirmation",
       "Confirmation-step cookie (session): the orders whose confirmation step was already counted this session, so a reload does not count a purchase twice; written only with performance consent. Placeholder to confirm.",
     ),
+    sampling: cookieName(
+      "kiwi_sampling",
+      "The visitor's sampling id (the sampled-in/out cookie per host of spec section 9), written on the page's host the first time a sampled tag asks. Placeholder to confirm.",
+    ),
     signInSession: cookieName("kiwi_session", "Sign-in session cookie (Catapult session), read locally. Placeholder to confirm."),
     signInToken: cookieName("kiwi_token", "Sign-in token cookie (JWT), payload decoded locally. Placeholder to confirm."),
   })
