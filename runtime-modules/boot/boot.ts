@@ -4,6 +4,7 @@ import type { ModuleFactory, ModuleServices, PageInfo } from "../core/types";
 import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
+import { createSampling } from "../identity/sampling";
 import { startTracking } from "../tracking/start-tracking";
 import { createCookieJar, createCookies } from "../core/cookies";
 import { readDebugMode } from "../core/debug-switch";
@@ -117,6 +118,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     });
     identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;
+    const sampling = createSampling({ config, cookies, host: page.host, log, random: Math.random });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({
@@ -143,6 +145,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       values,
       dataLayer,
       analytics,
+      sampling,
     };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     const consentVars = config.analyticsVariables.consentChange;

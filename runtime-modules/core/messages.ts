@@ -104,6 +104,9 @@ export const CONSENT_BANNER_TIMEOUT = "consent banner did not answer in time";
 /** "Credential fetch failure after 3 attempts is logged and flow continues." */
 export const CREDENTIAL_FETCH_FAILED = "credential fetch failed; continuing anonymous";
 
+/** The sampling rate decided whether this visitor's sampled tags run (spec section 9; docs/identity.md). */
+export const SAMPLING_DECISION = "sampling decided";
+
 /* ---- Rules, data elements, the data layer ---- */
 
 /** "timeout error when a condition or action exceeds its limit" (spec section 8). */

@@ -108,6 +108,8 @@ export interface ModuleServices<C> {
   };
   /** Analytics (the Edge client). */
   analytics: Analytics;
+  /** The host's sampling rate and this visitor's decision (runtime-modules/identity/sampling.ts): the sampled tags (monitoring) run only when sampledIn(). */
+  sampling: { rate: number; sampledIn(): boolean };
 }
 
 /** What a module returns: named commands other parts (rules, pages) may call. */
@@ -134,8 +136,11 @@ export interface Analytics {
     /** A clicked element's Activity Map data: its text and region; the page is filled in on the way out. */
     activityMap?: ActivityMap;
   }): Promise<unknown>;
-  /** Variables merged into every later beacon of this page view; `events` and `products` (hit-scoped: counted once) into the next beacon only. */
-  setVariables(variables: Record<string, string>): void;
+  /**
+   * Variables merged into every later beacon of this page view; `events` and `products` (hit-scoped: counted once) into the next beacon only.
+   * An empty variable is removed. `xdm`: fields merged into every later record's xdm; an empty value (undefined, null, "", {}) removes its field.
+   */
+  setVariables(variables: Record<string, string>, xdm?: unknown): void;
 }
 
 /**

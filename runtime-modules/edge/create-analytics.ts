@@ -3,7 +3,7 @@ import type { Obj } from "./protocol";
 import { VERSION } from "../core/version";
 import { BEFORE_SEND_HOOK_FAILED, EVENT_CANCELED, NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
-import { contextXdm } from "./protocol";
+import { cleanOverrides, contextXdm } from "./protocol";
 import { createEdgeContext, type AnalyticsDeps } from "./context";
 import { isObject } from "../core/is-object";
 import { mergeInto } from "../core/merge";
@@ -42,6 +42,8 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
   const ctx = createEdgeContext(deps);
   const { win, log } = ctx;
   const pageVariables: Record<string, string> = {};
+  /** XDM fields of every record (setVariables' xdm: the visitor's identity). */
+  let pageXdm: Obj = {};
   /** Hit-scoped variables set by setVariables (success events, products): on the next beacon only, so an order counts once. */
   let onceVariables: Record<string, string> = {};
 
@@ -89,7 +91,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
 
   function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
-      const xdm = mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, ctx.storage()), ours), user);
+      const xdm = mergeInto(mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, ctx.storage()), pageXdm), ours), user);
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};
@@ -119,11 +121,14 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       const context = m && { a: { activitymap: { page: m.page || deps.pageName(), link: m.link, region: m.region, pageIDType: 1 } } };
       return track({ eventType, web: { webInteraction: interaction } }, xdm, variables, context);
     },
-    setVariables(variables) {
+    setVariables(variables, xdm) {
       for (const k of Object.keys(variables)) {
-        if (k === "events" || k === "products") onceVariables[k] = variables[k];
+        if (variables[k] === "") delete pageVariables[k];
+        else if (k === "events" || k === "products") onceVariables[k] = variables[k];
         else pageVariables[k] = variables[k];
       }
+      // An empty value (undefined, null, "", an object left empty) removes its field.
+      pageXdm = cleanOverrides(mergeInto(pageXdm, xdm)) || {};
     },
   };
 }

@@ -5,7 +5,7 @@ import { errorText } from "../core/log";
 import { decodeJwtPayload } from "./jwt";
 import { parseSession, signInData } from "./source";
 import { mergeSignInFacts } from "./sign-in-facts";
-import { buildIdentityProfile, type IdentityProfile } from "./profile";
+import { buildIdentityProfile, provideProfile, type IdentityProfile } from "./profile";
 import { loginState, nextLoginRecord, parseLoginRecord, resetLoginRecord, visitorType, type LoginRecord } from "./login-state";
 import { credentialRequest, nextAttemptDelay, readCredential } from "./credentials";
 import { cookieAllowed, cookieRules, cookieWriteOptions } from "./cookie-rules";
@@ -26,6 +26,7 @@ export interface IdentityDeps {
 }
 
 const PREVIOUS_PAGE_KEY = "sitetags:previous-page";
+const COUNTED_KEY = "sitetags:counted";
 
 export interface Identity {
   /** Settles when the startup sequence is done: identified or anonymous, at most timing.startupWait after boot. */
@@ -84,6 +85,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
   values.provide("loggedIn", () => loggedIn);
   values.provide("loginState", () => loginState(loggedIn, record, today));
   values.provide("visitorType", () => visitorType(!!storage, record, today));
+  provideProfile(values, () => profile);
 
   function save(next: LoginRecord): void {
     record = next;
@@ -105,10 +107,6 @@ export function createIdentity(deps: IdentityDeps): Identity {
   function identified(): void {
     state = "identified";
     profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today, cookies.get(settings.fpid.cookie));
-    const p = profile;
-    for (const key of ["accountType", "namespace", "orgId", "graduationYear", "gradeLevel", "educationPeriodCode", "jobTitle", "source"] as const)
-      values.provide(key, () => p[key]);
-    values.provide("identityMap", () => p.identityMap);
     save(nextLoginRecord(record, true, today).record);
   }
 
@@ -128,21 +126,45 @@ export function createIdentity(deps: IdentityDeps): Identity {
   } catch {
     previousPageName = undefined;
   }
+  // "none" is nothing to send (undefined). A registration is counted once: the page (path, flow, step) that counted it is
+  // kept for the session, so a reload counts nothing.
+  let last: string | undefined;
+  let lastType: string | undefined;
   const webEvent = () => {
     const state = deps.dataLayer?.();
-    return cbWebEvent({
+    const flow = state && String(state.get("page.flowCode") ?? "");
+    const step = state && String(state.get("page.pageCode") ?? "");
+    let type: string | undefined = cbWebEvent({
       appId: config.site.appId,
       justLoggedIn,
       previousPageName,
-      flow: state ? String(state.get("page.flowCode") ?? "") : undefined,
-      step: state ? String(state.get("page.pageCode") ?? "") : undefined,
+      flow,
+      step,
       path: win.location.pathname,
       legacy: !!profile?.legacy,
       thankYouPath: settings.thankYouPath,
       securityCheckPage: settings.securityCheckPage,
-    });
+    }).type;
+    const key = type + " " + win.location.pathname + " " + flow + " " + step;
+    if (last === key) return lastType;
+    if (type === "none") type = undefined;
+    else if (type !== "login")
+      try {
+        if (win.sessionStorage.getItem(COUNTED_KEY) === key) type = undefined;
+        else win.sessionStorage.setItem(COUNTED_KEY, key);
+      } catch {
+        /* no storage: counted on this page */
+      }
+    last = key;
+    return (lastType = type);
   };
-  values.provide("cbWebEvent", () => webEvent().type);
+  values.provide("cbWebEvent", webEvent);
+  // identity.webEventEvents: a login's event, and a completed registration's (or migration's, or match's) with its login's.
+  values.provide("cbWebEventEvents", () => {
+    const type = webEvent();
+    const counts: Record<string, string | undefined> = settings.webEventEvents || {};
+    return (type && [counts.login, type !== "login" && counts[type]].filter(Boolean).join(",")) || undefined;
+  });
 
   // The first-party id script fpid.js, keyed by stage, behind the gate as a performance tag.
   if (deps.loadScript) {

@@ -97,3 +97,35 @@ export function buildIdentityProfile(source: IdentitySource, facts: SignInFacts,
   if (accountType === "ECL") profile.jobTitle = "Student";
   return profile;
 }
+
+/** The profile's facts data elements read (`provided: NAME`, docs/identity.md): as they are; flags "Y"/"N"; roles "roleId:orgId" pairs joined by "|". */
+const FIELDS = [
+  "accountId",
+  "hashedId",
+  "accountType",
+  "namespace",
+  "orgId",
+  "orgName",
+  "graduationYear",
+  "gradeLevel",
+  "educationPeriodCode",
+  "jobTitle",
+  "jobTitleCode",
+  "eodbId",
+  "tenantType",
+  "source",
+] as const;
+const FLAGS = ["legacy", "studentSearchOptIn", "customerService"] as const;
+
+/** Provides the current profile's facts; none while there is no profile (an anonymous visitor's records carry no identity). */
+export function provideProfile(values: { provide(name: string, read: () => unknown): void }, current: () => IdentityProfile | undefined): void {
+  const each = (name: string, read: (p: IdentityProfile) => unknown) =>
+    values.provide(name, () => {
+      const p = current();
+      return p && read(p);
+    });
+  for (const k of FIELDS) each(k, (p) => p[k]);
+  for (const k of FLAGS) each(k, (p) => (p[k] ? "Y" : "N"));
+  each("roles", (p) => p.roles.map((r) => r.roleId + ":" + r.orgId).join("|"));
+  each("identityMap", (p) => (Object.keys(p.identityMap).length ? p.identityMap : undefined));
+}

@@ -68,6 +68,18 @@ function beacon(action: RuleAction, sent: Promise<unknown>): unknown {
   return action.waitBeforeNext ? sent : undefined;
 }
 
+/** An action's xdm: a value that is exactly one %token% keeps the data element's own value (an identity map, a number); other text is resolved. */
+function xdmValues(value: unknown, de: DataElements): unknown {
+  if (typeof value === "string") {
+    const one = /^%([A-Za-z][A-Za-z0-9_.-]*)%$/.exec(value);
+    return one ? de.get(one[1]) : de.resolve(value);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = xdmValues((value as Record<string, unknown>)[key], de);
+  return out;
+}
+
 /** An action of one type. */
 export type ActionOf<K extends RuleAction["type"]> = RuleAction & { type: K };
 
@@ -108,7 +120,7 @@ export function sendEvent(action: ActionOf<"sendEvent">, ctx: ActionContext): un
   );
 }
 export function setVariables(action: ActionOf<"setVariables">, ctx: ActionContext): unknown {
-  return ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables));
+  return ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables), action.xdm && xdmValues(action.xdm, ctx.dataElements));
 }
 export function loadScript(action: ActionOf<"loadScript">, ctx: ActionContext): unknown {
   const de = ctx.dataElements;

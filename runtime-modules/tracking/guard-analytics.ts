@@ -96,8 +96,8 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       const activityMap = map && { link: redactText(map.link), region: redactText(map.region), page: activityMapName(redactText(deps.pageName())) };
       return inner.event({ name, eventType: e.eventType, linkType: e.linkType, url, variables: safeVariables(e.variables), xdm, activityMap });
     },
-    setVariables(variables) {
-      inner.setVariables(safeVariables(variables));
+    setVariables(variables, xdm) {
+      inner.setVariables(safeVariables(variables), xdm);
     },
   };
 }

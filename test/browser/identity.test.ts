@@ -148,7 +148,7 @@ describe("the startup sequence", () => {
       consentGroups: CONSENT.performance,
       initScripts: ["sessionStorage.setItem('sitetags:previous-page', 'iam:login:security-check')"],
     });
-    expect(await webEvent("/dashboard")).toBe("none");
+    expect(await webEvent("/dashboard")).toBe("");
     h.web.reset();
     // The sign-up thank-you path: a registration.
     await h.browser.openPage(h.web.page("https://idlab-qa.kiwi.example/iamweb/secure/thankYou", { bundle: lab, cookies: STUDENT }), {

@@ -44,6 +44,8 @@ export const ConsentExtrasSchema = z
   })
   .describe("Consent banner skip and tag-status settings.");
 
+const SuccessEvent = z.string().regex(/^event\d{1,4}$/, { message: "must be a success event such as event600" });
+
 export const CredentialsSchema = z
   .strictObject({
     serviceUrl: HttpsUrl.optional().describe(
@@ -70,6 +72,10 @@ export const IdentityCookiesSchema = z
     confirmationStep: cookieName(
       "kiwi_confirmation",
       "Confirmation-step cookie (session): the orders whose confirmation step was already counted this session, so a reload does not count a purchase twice; written only with performance consent. Placeholder to confirm.",
+    ),
+    sampling: cookieName(
+      "kiwi_sampling",
+      "The visitor's sampling id (the sampled-in/out cookie per host of spec section 9), written on the page's host the first time a sampled tag asks. Placeholder to confirm.",
     ),
     signInSession: cookieName("kiwi_session", "Sign-in session cookie (Catapult session), read locally. Placeholder to confirm."),
     signInToken: cookieName("kiwi_token", "Sign-in token cookie (JWT), payload decoded locally. Placeholder to confirm."),
@@ -107,6 +113,17 @@ export const IdentitySchema = z
       "Previous page names that do not count a login (the sign-in security check). Placeholder to confirm.",
     ),
     thankYouPath: z.string().regex(/^\//).default("/iamweb/secure/thankYou").describe("Sign-up thank-you path: a completed registration."),
+    webEventEvents: z
+      .strictObject({
+        login: SuccessEvent.optional(),
+        registration: SuccessEvent.optional(),
+        migration: SuccessEvent.optional(),
+        "registration-match": SuccessEvent.optional(),
+      })
+      .optional()
+      .describe(
+        "The CB web event's success events (the provided value cbWebEventEvents): a counted login, and a completed registration, migration or registration match (with its login). None set: nothing counted.",
+      ),
   })
   .describe("Identity profile, login state and startup credential settings.");
 

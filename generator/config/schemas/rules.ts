@@ -41,6 +41,18 @@ export const CORE_PROVIDED_VALUES = [
   "source",
   "identityMap",
   "cbWebEvent",
+  "cbWebEventEvents",
+  // Identity facts (runtime-modules/identity/profile.ts PROFILE_VALUES; docs/identity.md).
+  "accountId",
+  "hashedId",
+  "orgName",
+  "jobTitleCode",
+  "legacy",
+  "studentSearchOptIn",
+  "customerService",
+  "roles",
+  "eodbId",
+  "tenantType",
   // Page naming (runtime-modules/tracking/).
   "pageName",
   "conversionPage",
@@ -245,8 +257,18 @@ export const RuleActionSchema = z.discriminatedUnion("type", [
     })
     .describe("Send a link or interaction event."),
   z
-    .strictObject({ type: z.literal("setVariables"), variables: Variables, ...step })
-    .describe("Set analytics variables for the next beacons of this page view."),
+    .strictObject({
+      type: z.literal("setVariables"),
+      variables: Variables,
+      xdm: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe(
+          'XDM fields for every later record of the page (nested objects merge); a value that is exactly one token ("%identityMap%") keeps the data element\'s own value (an object, a number), others are text; an empty value removes the field.',
+        ),
+      ...step,
+    })
+    .describe("Set analytics variables (and XDM fields) for the next beacons of this page view; an empty variable is removed."),
   z
     .strictObject({
       type: z.literal("loadScript"),

@@ -12,6 +12,9 @@
  *   (fetch and navigator.sendBeacon alike, CORS preflights too) and answers
  *   200 `{"requestId": <the query's requestId>, "handle": []}` unless a test
  *   queued other answers (`web.edge.respond(...)`) or set `web.edge.handler`.
+ * - `creds.kiwi.example`, `creds-ENV.kiwi.example`: the mock credential
+ *   service of the startup sequence (`web.credentials.handler`; default 200
+ *   `{"cbJwtToken": "mock-cb-jwt"}`, CORS with credentials).
  * - `cdn.kiwi.example`: the bundles. `web.serveBundle(bundle)` (or a page's
  *   `bundle` option) publishes a built bundle at the URL the embed code uses,
  *   https://cdn.kiwi.example/ENV/SITE/sitetags.min.js, and under its
@@ -60,6 +63,8 @@ import { fetchFromOrigin, type Origin } from "./cdn-origin.js";
 export const APEX = "kiwi.example";
 export const EDGE_HOST = `edge.${APEX}`;
 export const CDN_HOST = `cdn.${APEX}`;
+/** The credential service's hosts in the catalogue (sites/_org.yaml envs.ENV.identity.credentials.serviceUrl). */
+export const CREDENTIALS_HOST = /^creds(-[a-z]+)?\.kiwi\.example$/;
 
 /**
  * The strict policy of the contract's pages: nonce-based, 'strict-dynamic',
@@ -144,6 +149,7 @@ export async function startServers(): Promise<TestWeb> {
       respond: (...responses) => void edgeQueue.push(...responses),
       handler: undefined,
     },
+    credentials: { handler: undefined },
     nextTest() {
       web.reset();
       strays.length = 0;
@@ -155,6 +161,7 @@ export async function startServers(): Promise<TestWeb> {
       scripts = new Map();
       edgeQueue = [];
       web.edge.handler = undefined;
+      web.credentials.handler = undefined;
       for (const res of hanging) res.socket?.destroy();
       hanging.clear();
     },
@@ -221,6 +228,8 @@ export async function startServers(): Promise<TestWeb> {
     switch (entry.kind) {
       case "edge":
         return answerEdge(entry, res);
+      case "credentials":
+        return answerCredentials(entry, res);
       case "bundle": {
         const code = bundles.get(entry.path);
         if (code === undefined) return send(res, entry, 404, { "content-type": "text/plain" }, `no bundle published at ${entry.path}`);
@@ -260,6 +269,19 @@ export async function startServers(): Promise<TestWeb> {
     const type: Record<string, string> =
       body === undefined ? {} : { "content-type": typeof response.body === "string" ? "text/plain; charset=utf-8" : "application/json;charset=utf-8" };
     return send(res, entry, response.status, { ...cors, ...type, ...response.headers }, body);
+  }
+
+  /** The credential service: CORS with credentials (the call sends the sign-in cookies and an authorization header, so a preflight comes first). */
+  async function answerCredentials(entry: RecordedRequest, res: ServerResponse): Promise<void> {
+    const origin = entry.headers.origin;
+    if (entry.method === "OPTIONS") return send(res, entry, 204, edgePreflightHeaders(origin, entry.headers["access-control-request-headers"]));
+    const response: EdgeResponse = web.credentials.handler?.(entry) ?? { status: 200, body: { cbJwtToken: "mock-cb-jwt" } };
+    if (response.fault === "reset") return void res.socket?.destroy();
+    if (response.fault === "hang") return void hanging.add(res);
+    if (response.delayMs) await sleep(response.delayMs);
+    const body = response.body === undefined ? undefined : typeof response.body === "string" ? response.body : JSON.stringify(response.body);
+    const type: Record<string, string> = body === undefined ? {} : { "content-type": typeof response.body === "string" ? "text/plain" : "application/json" };
+    return send(res, entry, response.status, { ...edgeCorsHeaders(origin), ...type, ...response.headers }, body);
   }
 
   function answerPage(entry: RecordedRequest, res: ServerResponse) {
@@ -311,6 +333,7 @@ export const testHostRules = (port: number): string => hostResolverRules(port, [
 
 function kindOf(host: string): RequestKind {
   if (host === "youtube.com" || host.endsWith(".youtube.com")) return "video";
+  if (CREDENTIALS_HOST.test(host)) return "credentials";
   const role = hostRole(host, APEX);
   return role === "edge" ? "edge" : role === "cdn" ? "bundle" : role === "site" || role === "local" ? "page" : "third-party";
 }

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Origin } from "./cdn-origin.js";
 
-export type RequestKind = "page" | "bundle" | "edge" | "video" | "third-party";
+export type RequestKind = "page" | "bundle" | "edge" | "credentials" | "video" | "third-party";
 
 export interface RecordedRequest {
   /** Order of arrival since the last reset (0, 1, ...). */
@@ -121,6 +121,13 @@ export interface TestWeb {
     /** Queues answers for the next edge requests (CORS preflights excepted), in order; then the default again. */
     respond(...responses: EdgeResponse[]): void;
     /** Decides every edge answer while set (queued answers go first). */
+    handler?: (request: RecordedRequest) => EdgeResponse;
+  };
+  /**
+   * The mock credential service (creds.kiwi.example, creds-ENV.kiwi.example: the catalogue's identity.credentials.serviceUrl).
+   * Answers CORS preflights, and a GET with 200 `{"cbJwtToken": "mock-cb-jwt"}` unless `handler` answers otherwise.
+   */
+  credentials: {
     handler?: (request: RecordedRequest) => EdgeResponse;
   };
   /** Forgets requests, pages, script overrides and edge answers (bundles stay published). */

@@ -144,6 +144,26 @@ describe("URL, transport and body", () => {
     expect(view.data.__adobe.analytics).toEqual({ eVar9: "x" });
   });
 
+  it("setVariables' xdm goes on every later record (the visitor's identity map, issue #19); an empty variable or field is removed, not sent empty", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    const people = { CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }] };
+    analytics.setVariables({ eVar200: "Logged In", eVar202: "1000234", eVar203: "" }, { identityMap: people, _x: { a: "", b: undefined, c: {} } });
+    void analytics.pageView({});
+    void analytics.event({ name: "modal", eventType: "kiwi.modal", linkType: "other" });
+    analytics.setVariables({ eVar202: "" }, { identityMap: undefined });
+    void analytics.pageView({});
+    await settle();
+    const [view, modal, after] = f.sent.map((r) => r.json.events[0]);
+    expect(view.xdm.identityMap).toEqual(people);
+    expect(view.xdm._x).toBeUndefined();
+    expect(view.data.__adobe.analytics).toEqual({ eVar200: "Logged In", eVar202: "1000234" });
+    expect(modal.xdm.identityMap).toEqual(people);
+    expect(modal.data.__adobe.analytics).toEqual({ eVar200: "Logged In", eVar202: "1000234" });
+    expect(after.xdm.identityMap).toBeUndefined();
+    expect(after.data.__adobe.analytics).toEqual({ eVar200: "Logged In" });
+  });
+
   it("keepalive only while the bodies in flight stay under the browsers' 64 KB budget", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();

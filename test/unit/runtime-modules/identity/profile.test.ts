@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { identityMap } from "../../../../runtime-modules/identity/identity-map";
-import { accountTypeOf, buildIdentityProfile, rolePairs } from "../../../../runtime-modules/identity/profile";
+import { accountTypeOf, buildIdentityProfile, provideProfile, rolePairs, type IdentityProfile } from "../../../../runtime-modules/identity/profile";
 import { flag, mergeSignInFacts } from "../../../../runtime-modules/identity/sign-in-facts";
 
 const now = new Date(2025, 2, 15, 12);
@@ -98,5 +98,56 @@ describe("sign-in facts", () => {
   it("yes/no fields", () => {
     for (const yes of [true, 1, "true", "Y", "yes", " 1 "]) expect(flag(yes)).toBe(true);
     for (const no of [false, 0, "false", "N", "", null, undefined, {}]) expect(flag(no)).toBe(false);
+  });
+});
+
+describe("the profile's provided values (issue #19: one data element per identity fact)", () => {
+  const read = (profile: IdentityProfile | undefined) => {
+    const readers: Record<string, () => unknown> = {};
+    provideProfile({ provide: (name, r) => void (readers[name] = r) }, () => profile);
+    return Object.fromEntries(Object.entries(readers).map(([k, r]) => [k, r()]));
+  };
+  const when = new Date(2026, 2, 10);
+
+  it('flags as "Y"/"N", roles as "roleId:orgId" pairs joined by "|", the identity map only when it has an id', () => {
+    const pro = buildIdentityProfile(
+      "Catapult",
+      {
+        accountId: "2000777",
+        profileType: "EPL",
+        csr: "yes",
+        roPairs: [["educator", "ORG-9"], { roleId: "coordinator", orgId: "ORG-10" }],
+        tenantType: "school",
+      },
+      when,
+    );
+    expect(read(pro)).toEqual({
+      accountId: "2000777",
+      hashedId: undefined,
+      accountType: "EPL",
+      namespace: "pf",
+      orgId: "No Data",
+      orgName: undefined,
+      graduationYear: "Professional",
+      gradeLevel: "Professional",
+      educationPeriodCode: 27,
+      jobTitle: undefined,
+      jobTitleCode: undefined,
+      eodbId: undefined,
+      tenantType: "school",
+      source: "Catapult",
+      legacy: "N",
+      studentSearchOptIn: "N",
+      customerService: "Y",
+      roles: "educator:ORG-9|coordinator:ORG-10",
+      identityMap: { CBPEOPLEID: [{ id: "2000777", authenticatedState: "authenticated", primary: true }] },
+    });
+    expect(read(buildIdentityProfile("Catapult", { accountId: 42 }, when)).identityMap).toBeUndefined();
+  });
+
+  it('"Anonymous: identity cleared": without a profile every identity value is undefined', () => {
+    const values = read(undefined);
+    expect(Object.keys(values).length).toBeGreaterThan(15);
+    expect(Object.values(values).every((v) => v === undefined)).toBe(true);
   });
 });

@@ -109,6 +109,7 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
     },
   };
   const services: ModuleServices<C> = {
+    sampling: { rate: 100, sampledIn: () => true },
     config,
     win: win as never,
     bundle,

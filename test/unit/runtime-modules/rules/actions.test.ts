@@ -83,3 +83,32 @@ describe("the log action (issue 18: a skipped push logs the spec's message)", ()
     expect(RuleActionSchema.safeParse({ type: "log", message: "something I made up" }).success).toBe(false);
   });
 });
+
+describe("setVariables with xdm (issue #19: identity in every record)", () => {
+  it("an xdm value that is exactly one token keeps the data element's own value (an identity map, a number); other text is resolved; variables are text", () => {
+    const values: Record<string, unknown> = {
+      identityMap: { CBPEOPLEID: [{ id: "1", authenticatedState: "authenticated", primary: true }] },
+      grade: 3,
+      who: "st",
+    };
+    const calls: unknown[][] = [];
+    const ctx = {
+      table: allRuleFeatures().actions,
+      analytics: { setVariables: (...args: unknown[]) => void calls.push(args) },
+      dataElements: {
+        get: (name: string) => values[name],
+        resolve: (s: string) => s.replace(/%(\w+)%/g, (_m, n: string) => (values[n] === undefined ? "" : String(values[n]))),
+        resolveDeep: <T>(v: T): T => JSON.parse(JSON.stringify(v).replace(/%(\w+)%/g, (_m, n: string) => (values[n] === undefined ? "" : String(values[n])))),
+      },
+    } as unknown as ActionContext;
+    runAction(
+      {
+        type: "setVariables",
+        variables: { eVar208: "%grade%" },
+        xdm: { identityMap: "%identityMap%", _kiwi: { grade: "%grade%", label: "%who%-%grade%", missing: "%nothing%" } },
+      } as unknown as RuleAction,
+      ctx,
+    );
+    expect(calls).toEqual([[{ eVar208: "3" }, { identityMap: values.identityMap, _kiwi: { grade: 3, label: "st-3", missing: undefined } }]]);
+  });
+});

@@ -62,6 +62,7 @@ function setup(
   const rec = recorder();
   const c = memoryCookies();
   const services: Omit<ModuleServices<unknown>, "config"> = {
+    sampling: { rate: 100, sampledIn: () => true },
     win: win as never,
     bundle,
     log,

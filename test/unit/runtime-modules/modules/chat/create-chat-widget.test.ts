@@ -17,6 +17,7 @@ function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {},
   const log = createLogger(monitor, false);
   const config = { ...chatConfig({ pages: ["/register-for-an-exam", "/scores", "/sat/registration", "/contact-us"], ...chat }), ...raw };
   const instance = createChatWidget({
+    sampling: { rate: 100, sampledIn: () => true },
     config,
     bundle,
     log,

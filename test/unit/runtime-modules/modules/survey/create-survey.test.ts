@@ -17,6 +17,7 @@ function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {
   const log = createLogger(monitor, false);
   const config = { ...surveyConfig(survey), ...raw };
   const instance = createSurvey({
+    sampling: { rate: 100, sampledIn: () => true },
     config,
     bundle,
     log,

@@ -1,0 +1,205 @@
+/**
+ * Who the visitor is, in every record, on the shipped production bundles
+ * (sites/_org.yaml: the identity rule, the user* data elements, the
+ * credential service per environment; docs/identity.md). The mock edge sees
+ * the exact XDM identity fields and report-suite variables of a signed-in
+ * student, a professional with roles, an anonymous visitor, a same-day
+ * logout, a first login today and a returning visitor; the CB web event's
+ * counting rules on the shipped sign-up bundle.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBundles, CONSENT, signInCookies, useBrowserHarness, type Bundle } from "./harness/index.js";
+
+const h = useBrowserHarness();
+
+let bigfuture: Bundle;
+let signup: Bundle;
+beforeAll(async () => {
+  ({ bigfuture, signup } = await buildBundles({ bigfuture: ["bigfuture", "prod"], signup: ["signup", "prod"] }));
+}, 240_000);
+
+const now = new Date();
+/** Graduates at the end of the school year after this one: grade level 3. */
+const gradYear = now.getMonth() >= 7 ? now.getFullYear() + 2 : now.getFullYear() + 1;
+const DAY = 86_400_000;
+const loginRecord = (record: object) => `localStorage.setItem("sitetags:login", ${JSON.stringify(JSON.stringify(record))})`;
+
+const STUDENT = [
+  ...signInCookies(
+    { sessionId: "S-123", accountId: "1000234", profileType: "ECL", gradYear: String(gradYear), orgId: "ORG-77", crmId: "crm-5", sssOptIn: "Y" },
+    { typ: "Bearer", namespace: "st", hashedId: "h-9f8e", aaCustomId: "aa-42" },
+  ),
+  "kiwi_fpid=fp-0001; Path=/",
+];
+const PROFESSIONAL = signInCookies(
+  {
+    sessionId: "S-456",
+    accountId: "2000777",
+    profileType: "EPL",
+    jobTitle: "Counselor",
+    jobTitleCode: "CNS",
+    orgId: "ORG-9",
+    orgName: "Springfield High",
+    roPairs: [["educator", "ORG-9"], { roleId: "coordinator", orgId: "ORG-10" }],
+    eodbId: "EODB-3",
+    tenantType: "school",
+    csr: "true",
+    legacy: false,
+  },
+  { typ: "Bearer", namespace: "pf" },
+);
+
+/** The page views and events the mock edge received from this page (POST interact/collect), first event of each. */
+const records = () =>
+  h.web
+    .find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ })
+    .map((r) => (r.json as { events: Array<{ xdm: any; data?: any }> }).events[0]);
+async function pageView() {
+  await expect.poll(() => records().filter((e) => e.xdm.eventType === "web.webpagedetails.pageViews").length, { timeout: 9000 }).toBeGreaterThan(0);
+  return records().find((e) => e.xdm.eventType === "web.webpagedetails.pageViews")!;
+}
+const variables = (record: { data?: any }) => ({ ...record.data?.__adobe?.analytics });
+/** The identity variables of a record (eVar200-eVar219; the rest of the record is other rules'). */
+const identityVariables = (record: { data?: any }) =>
+  Object.fromEntries(Object.entries(variables(record)).filter(([k]) => /^eVar2[01]\d$/.test(k) || k === "events"));
+
+async function open(url: string, cookies: string[] | undefined, initScripts: string[] = [], bundle = bigfuture) {
+  return h.browser.openPage(h.web.page(url, { bundle, cookies }), { consentGroups: CONSENT.performance, initScripts });
+}
+
+describe("identity in every record (shipped prod/bigfuture)", () => {
+  it('a signed-in student, first login today: "Identity map namespaces: FPID, crm_id, AACUSTOMID, CBPEOPLEID (last is primary and authenticated)", the identity map as XDM, the identity facts as variables, a login counted', async () => {
+    await open("https://bigfuture.kiwi.example/", STUDENT);
+    const view = await pageView();
+    // The startup sequence of the shipped catalogue: the temporary credential from the production credential service.
+    const [creds] = h.web.find({ host: "creds.kiwi.example", method: "GET" });
+    const url = new URL(creds.url);
+    expect(url.pathname).toBe("/temp-user-aws-creds");
+    expect([...url.searchParams.keys()]).toEqual(["cbEnv", "cbAWSDomains", "cacheNonce"]);
+    expect(url.searchParams.get("cbEnv")).toBe("prod");
+    expect(url.searchParams.get("cbAWSDomains")).toBe("kiwi.example");
+    expect(creds.headers.authorization).toBe("Bearer S-123");
+
+    expect(view.xdm.identityMap).toEqual({
+      FPID: [{ id: "fp-0001", authenticatedState: "ambiguous", primary: false }],
+      crm_id: [{ id: "crm-5", authenticatedState: "ambiguous", primary: false }],
+      AACUSTOMID: [{ id: "aa-42", authenticatedState: "ambiguous", primary: false }],
+      CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }],
+    });
+    expect(identityVariables(view)).toEqual({
+      eVar200: "Logged In",
+      eVar201: "New",
+      eVar202: "1000234",
+      eVar203: "h-9f8e",
+      eVar204: "st",
+      eVar205: "ECL",
+      eVar206: "ORG-77",
+      eVar207: String(gradYear),
+      eVar208: "3",
+      eVar209: "Student",
+      eVar211: "N",
+      eVar212: "Y",
+      eVar213: "N",
+      eVar217: "Catapult",
+      // "A login is counted": the CB web event, on the page where it happens.
+      eVar219: "login",
+      events: "event600",
+    });
+  });
+
+  it("every record of the page carries the identity, the CB web event's count only the page view", async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", STUDENT);
+    await pageView();
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "modal", modalName: "Save list", modalState: "shown" }));
+    await expect.poll(() => records().filter((e) => e.xdm.eventType === "kiwi.modal").length, { timeout: 5000 }).toBe(1);
+    const modal = records().find((e) => e.xdm.eventType === "kiwi.modal")!;
+    expect(modal.xdm.identityMap.CBPEOPLEID).toEqual([{ id: "1000234", authenticatedState: "authenticated", primary: true }]);
+    expect(variables(modal)).toMatchObject({ eVar200: "Logged In", eVar202: "1000234", eVar205: "ECL" });
+    expect(variables(modal).events).toBeUndefined();
+  });
+
+  it("a signed-in professional with roles: Professional for year and grade, the own job title, role id and organisation id pairs", async () => {
+    await open("https://bigfuture.kiwi.example/", PROFESSIONAL, [loginRecord({ firstLogin: Date.now() - 40 * DAY, loggedIn: true })]);
+    const view = await pageView();
+    expect(view.xdm.identityMap).toEqual({ CBPEOPLEID: [{ id: "2000777", authenticatedState: "authenticated", primary: true }] });
+    expect(identityVariables(view)).toEqual({
+      eVar200: "Logged In",
+      eVar201: "Return",
+      eVar202: "2000777",
+      eVar204: "pf",
+      eVar205: "EPL",
+      eVar206: "ORG-9",
+      eVar207: "Professional",
+      eVar208: "Professional",
+      eVar209: "Counselor",
+      eVar210: "CNS",
+      eVar211: "N",
+      eVar212: "N",
+      eVar213: "Y",
+      eVar214: "educator:ORG-9|coordinator:ORG-10",
+      eVar215: "EODB-3",
+      eVar216: "school",
+      eVar217: "Catapult",
+    });
+  });
+
+  it("an anonymous visitor: \"Not-logged-in users are labelled 'Not Logged In'\" and nothing of an identity is sent", async () => {
+    await open("https://bigfuture.kiwi.example/", undefined);
+    const view = await pageView();
+    expect(h.web.find({ kind: "credentials" })).toEqual([]);
+    expect(view.xdm.identityMap).toBeUndefined();
+    expect(identityVariables(view)).toEqual({ eVar200: "Not Logged In", eVar201: "Never Logged In" });
+  });
+
+  it('a same-day logout: "Logged Out (same-day logout)"; the stored user data is reset', async () => {
+    await open("https://bigfuture.kiwi.example/", undefined, [loginRecord({ firstLogin: Date.now() - 3 * DAY, loggedIn: true })]);
+    const view = await pageView();
+    expect(view.xdm.identityMap).toBeUndefined();
+    expect(identityVariables(view)).toEqual({ eVar200: "Logged Out", eVar201: "Reset" });
+  });
+
+  it('a returning visitor: "Return otherwise" (first login on an earlier day), already signed in: no login counted', async () => {
+    await open("https://bigfuture.kiwi.example/", STUDENT, [loginRecord({ firstLogin: Date.now() - 5 * DAY, loggedIn: true })]);
+    const view = await pageView();
+    expect(identityVariables(view)).toMatchObject({ eVar200: "Logged In", eVar201: "Return", eVar202: "1000234" });
+    expect(identityVariables(view).eVar219).toBeUndefined();
+    expect(identityVariables(view).events).toBeUndefined();
+  });
+
+  it('"Identity with non-empty-string id only": a session whose account id is a number or blank sends no CBPEOPLEID', async () => {
+    await open("https://bigfuture.kiwi.example/", signInCookies({ sessionId: "S-1", accountId: 1000234, profileType: "ECL", crmId: "  " }, { typ: "Bearer" }));
+    const view = await pageView();
+    expect(view.xdm.identityMap).toBeUndefined();
+    expect(variables(view).eVar202).toBeUndefined();
+  });
+});
+
+describe("the CB web event (shipped prod/signup)", () => {
+  it('"A login is counted unless the previous page name was a security check"', async () => {
+    await open("https://signup.kiwi.example/", STUDENT, ["sessionStorage.setItem('sitetags:previous-page', 'signup:login:security-check')"], signup);
+    const view = await pageView();
+    expect(identityVariables(view)).toMatchObject({ eVar200: "Logged In", eVar201: "New" });
+    expect(identityVariables(view).events).toBeUndefined();
+    expect(identityVariables(view).eVar219).toBeUndefined();
+  });
+
+  it('"A registration counts when a register or migrate flow reaches … the thank-you path; then login is true": counted once, across a reload of the page', async () => {
+    const tab = await open("https://signup.kiwi.example/iamweb/secure/thankYou", STUDENT, [], signup);
+    const view = await pageView();
+    expect(identityVariables(view)).toMatchObject({ eVar219: "registration", events: "event600,event601" });
+    h.web.reset();
+    h.web.page("https://signup.kiwi.example/iamweb/secure/thankYou", { bundle: signup, cookies: STUDENT });
+    await tab.page.reload();
+    const again = await pageView();
+    expect(identityVariables(again)).toMatchObject({ eVar200: "Logged In", eVar202: "1000234" });
+    expect(identityVariables(again).events).toBeUndefined();
+    expect(identityVariables(again).eVar219).toBeUndefined();
+  });
+
+  it('"Legacy or migrate flows turn registration into migration or a registration match": a legacy account\'s completed registration is a migration', async () => {
+    const legacy = signInCookies({ sessionId: "S-8", accountId: "3000001", profileType: "ECL", legacy: "Y" }, { typ: "Bearer" });
+    await open("https://signup.kiwi.example/iamweb/secure/thankYou", legacy, [], signup);
+    const view = await pageView();
+    expect(identityVariables(view)).toMatchObject({ eVar211: "Y", eVar219: "migration", events: "event600,event602" });
+  });
+});
