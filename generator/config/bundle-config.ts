@@ -13,7 +13,7 @@ export interface SiteIdentity {
   internal: boolean;
 }
 
-export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules"> {
+export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules" | "tags"> {
   /** Format version of this object. */
   v: 1;
   site: SiteIdentity;
@@ -41,4 +41,7 @@ export type {
   Timing,
   ConsentSettings,
   ModuleName,
+  TagModuleConfig,
+  TagFamilyModuleConfig,
+  ResolvedTag,
 } from "./schema.js";
