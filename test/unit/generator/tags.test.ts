@@ -69,11 +69,11 @@ describe("consent setup that never grants a category", () => {
 });
 
 describe("the shipped catalogue", () => {
-  it("declares every family, all off in sites/_org.yaml; QA bundles switch them on (newsroom, about, k12admin), production none", async () => {
+  it("declares every family, all off in sites/_org.yaml; QA bundles switch them on (newsroom, landing, k12admin), production none", async () => {
     const catalogue = await loadCatalogue({ sitesDir: join(REPO, "sites"), moduleNames: MODULE_NAMES });
     expect(catalogue.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const withTags = catalogue.bundles.filter((b) => b.modules.includes("tags")).map((b) => `${b.site}/${b.env}`);
-    expect(withTags.sort()).toEqual(["about/qa", "k12admin/qa", "newsroom/qa"]);
+    expect(withTags.sort()).toEqual(["k12admin/qa", "landing/qa", "newsroom/qa"]);
     const families = new Set(catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker"].includes(m))));
     expect([...families].sort()).toEqual(["adTracker", "beacon", "rum"]);
     for (const b of catalogue.bundles) if (!b.modules.includes("tags")) expect(JSON.stringify(b.config)).not.toContain('"tags"');
