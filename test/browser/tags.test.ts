@@ -226,7 +226,7 @@ describe("the loaders", () => {
       const img = document.querySelector('img[src*="mkt.labvendor.example"]') as HTMLImageElement | null;
       const frame = document.querySelector('iframe[src*="func.labvendor.example"]') as HTMLIFrameElement | null;
       return {
-        nonce: !!script && script.nonce.length > 0,
+        nonce: !!script && !!script.nonce,
         img: img && [img.getAttribute("width"), img.getAttribute("height"), img.style.visibility],
         frame: frame && [frame.getAttribute("aria-hidden"), frame.style.visibility, frame.getAttribute("tabindex")],
         queue: typeof (window as any).labQueue,
