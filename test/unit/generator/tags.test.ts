@@ -12,7 +12,13 @@ import { checkTags, earliestTagLifecycle, neverGrantedWhy, resolveTags } from ".
 import { loadCatalogue } from "../../../generator/config/load.js";
 import { MODULE_NAMES } from "../../../generator/bundle/plan.js";
 import { REPO } from "../../helpers/fs.js";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "../../../generator/bundle/build.js";
+import { registry } from "../../../runtime-modules/registry";
+
+const TAG_MODULES = ["tags", "rum", "beacon", "adTracker"] as const;
 
 const settings = (tags: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   SettingsSchema.parse({ analytics: { orgId: "A@AdobeOrg", datastreamId: "d", reportSuite: "r" }, budget: { gzipBytes: 20000 }, tags, ...extra });
@@ -78,4 +84,31 @@ describe("the shipped catalogue", () => {
     expect([...families].sort()).toEqual(["adTracker", "beacon", "rum"]);
     for (const b of catalogue.bundles) if (!b.modules.includes("tags")) expect(JSON.stringify(b.config)).not.toContain('"tags"');
   });
+});
+
+describe("tree-shaking: a bundle that declares no tag of a family carries none of its code", () => {
+  it("the shipped QA bundles hold exactly the markers of the tag modules their tags need; production bundles none", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), "sitetags-tags-markers-"));
+    try {
+      const result = await build({
+        sitesDir: join(REPO, "sites"),
+        outDir,
+        cacheDir: join(REPO, ".sitetags-cache"),
+        sites: ["newsroom", "landing"],
+        envs: ["qa", "prod"],
+      });
+      expect(result.ok).toBe(true);
+      const code = (site: string, env: string) => readFileSync(join(outDir, result.bundles.find((b) => b.site === site && b.env === env)!.alias), "utf8");
+      const markers = (text: string) => TAG_MODULES.filter((m) => registry[m].markers.every((marker) => text.includes(marker)));
+      const none = (text: string) => TAG_MODULES.every((m) => registry[m].markers.every((marker) => !text.includes(marker)));
+      expect(markers(code("newsroom", "qa")).sort()).toEqual(["beacon", "rum", "tags"]);
+      expect(markers(code("landing", "qa")).sort()).toEqual(["adTracker", "tags"]);
+      for (const site of ["newsroom", "landing"]) {
+        expect(none(code(site, "prod")), `${site}/prod`).toBe(true);
+        expect(code(site, "prod")).not.toContain("sitetags-tag-");
+      }
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
