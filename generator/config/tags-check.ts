@@ -47,6 +47,7 @@ export function checkTags({ settings, env, internal, pick, where }: TagCheckInpu
     const full = picked.path ?? [...picked.prefix, ...path];
     out.push(diagnosticAtOffset(picked.source, { ...body, message: `${body.message} (in ${where})` }, offsetOf(picked.source, full, prefer), formatPath(full)));
   };
+  for (const name of ["tags", ...TAG_FAMILIES] as const) if (settings.modules[name]) report(DIAGNOSTICS.tagModuleByHand(name), ["modules", name], "key");
   for (const [code, tag] of Object.entries(settings.tags)) {
     if (!tag.enabled) continue;
     const base: Path = ["tags", code];

@@ -53,6 +53,10 @@ export const RULES_DIAGNOSTICS = {
     (tag: string, lifecycle: string, category: string, earliest: string) =>
       `tag "${tag}" loads at ${lifecycle}, before its category's point (${category} tags load at ${earliest} at the earliest)`,
   ),
+  tagModuleByHand: factory(
+    "CONFIG_TAG_MODULE_BY_HAND",
+    (module: string) => `module "${module}" is switched on by the build from the tags: section; declare or enable a tag there instead (docs/tags.md)`,
+  ),
   tagTwoFamilies: factory(
     "CONFIG_TAG_TWO_FAMILIES",
     (tag: string, families: readonly string[]) => `tag "${tag}" declares ${families.join(" and ")}: a tag belongs to one family`,
