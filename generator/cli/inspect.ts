@@ -12,6 +12,8 @@ export interface InspectData {
   file: string;
   integrity: string;
   modules: Array<{ name: string; included: boolean; why: string; bytes: number }>;
+  /** The declared tags the bundle loads (tags:, docs/tags.md): category, lifecycle point, kind, URL, family and the file:line that enables it. */
+  tags: Array<{ code: string; category: string; lifecycle: string; kind: string; src: string; family?: string; source: string }>;
 }
 
 export async function inspectBundle(options: {
@@ -66,6 +68,15 @@ export async function inspectBundle(options: {
     file: report.file,
     integrity: report.integrity,
     modules,
+    tags: (resolved.config.modules.tags?.tags ?? []).map((t) => ({
+      code: t.code,
+      category: t.category,
+      lifecycle: t.lifecycle,
+      kind: t.kind,
+      src: t.src,
+      ...(t.family ? { family: t.family } : {}),
+      source: resolved.tagSources?.[t.code] ?? "?",
+    })),
   };
   const text =
     `${report.env}/${report.site}: ${formatBytes(report.bytes)} minified, ${formatBytes(report.gzipBytes)} gzip (budget ${formatBytes(report.budgetGzipBytes)})\n` +
@@ -73,6 +84,13 @@ export async function inspectBundle(options: {
     table(
       ["module", "in bundle", "minified bytes", "why"],
       modules.map((m) => [m.name, m.included ? "yes" : "no", m.included ? m.bytes : "-", m.why]),
-    );
+    ) +
+    (data.tags.length
+      ? "\n\n" +
+        table(
+          ["tag", "category", "lifecycle", "kind", "family", "source"],
+          data.tags.map((t) => [t.code, t.category, t.lifecycle, t.kind, t.family ?? "-", t.source]),
+        )
+      : "\n\nno declared tags");
   return { ok: true, data, text };
 }

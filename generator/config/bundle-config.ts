@@ -16,7 +16,7 @@ export interface SiteIdentity {
   internal: boolean;
 }
 
-export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules" | "analyticsVariables"> {
+export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "disabledRules" | "analyticsVariables" | "tags"> {
   /** The variable numbers (sites/_org.yaml); a feature module's section only when the module is enabled. */
   analyticsVariables: Omit<AnalyticsVariables, ModuleVariableSection> & Partial<Pick<AnalyticsVariables, ModuleVariableSection>>;
   /** Format version of this object. */
@@ -46,4 +46,7 @@ export type {
   Timing,
   ConsentSettings,
   ModuleName,
+  TagModuleConfig,
+  TagFamilyModuleConfig,
+  ResolvedTag,
 } from "./schema.js";

@@ -18,6 +18,8 @@ export interface ResolvedBundle {
   modules: string[];
   /** Which file enabled each module (for `inspect`). */
   moduleSources: Record<string, string>;
+  /** Which file declares or enables each tag (for `inspect`). */
+  tagSources?: Record<string, string>;
   /** Where the budget was set (for BUILD_OVER_BUDGET). */
   budgetSource?: { file: string; line: number; column: number };
 }

@@ -14,9 +14,13 @@ import { issuesToDiagnostics } from "./issues.js";
 import { mergeSettings } from "./merge.js";
 import { parseWithWarnings, type ParseContext } from "./parse.js";
 import { checkRules } from "./rules-check.js";
+import { checkTags, resolveTags } from "./tags-check.js";
 import { SettingsSchema, type EnvName, type OrgFile, type Settings } from "./schema.js";
 import type { SiteToResolve } from "./site-checks.js";
+import { TagModulesShape } from "./schemas/tags.js";
 import { hasPath, offsetOf, type YamlSource } from "./yaml-source.js";
+
+const TAG_MODULE_KEYS = TagModulesShape;
 
 type Layer = { source: YamlSource; prefix: PropertyKey[]; data: unknown };
 
@@ -69,6 +73,7 @@ export function resolveBundles(
               pick,
               where: `${site.code}/${env}`,
             }),
+            ...checkTags({ settings: parsed.data, env, internal: site.data.internal, pick, where: `${site.code}/${env}` }),
           ]
         : issues;
       for (const d of found) {
@@ -104,15 +109,33 @@ function moduleVariables(all: Settings["analyticsVariables"], enabled: BundleCon
 }
 
 function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Settings, layers: readonly Layer[]): ResolvedBundle {
-  const { budget, modules, disabledRules, rules, analyticsVariables, ...rest } = settings;
+  const { budget, modules, disabledRules, rules, analyticsVariables, tags, ...rest } = settings;
   const enabled: BundleConfig["modules"] = {};
   const moduleSources: Record<string, string> = {};
+  const tagModules = resolveTags(settings, env);
   for (const [name, value] of Object.entries(modules) as Array<[keyof typeof modules, (typeof modules)[keyof typeof modules]]>) {
-    if (!value || value.enabled === false) continue;
+    // The tag modules are filled from tags: below, never from modules:.
+    if (!value || value.enabled === false || name in TAG_MODULE_KEYS) continue;
     (enabled as Record<string, unknown>)[name] = value;
     const from = whereSet(layers, ["modules", name], "key");
     if (from) moduleSources[name] = `${from.file}:${from.line}:${from.column}`;
   }
+  // The generic loader is in the bundle only when an enabled tag needs it, a family's module only when one of its tags does.
+  const tagSources: Record<string, string> = {};
+  if (tagModules.tags.length) {
+    (enabled as Record<string, unknown>).tags = { enabled: true, tags: tagModules.tags };
+    for (const tag of tagModules.tags) {
+      // The most specific layer that enables it, else the one that declares it.
+      const from = whereSet(layers, ["tags", tag.code, "enabled"], "key") ?? whereSet(layers, ["tags", tag.code], "key");
+      if (from) tagSources[tag.code] = `${from.file}:${from.line}:${from.column}`;
+    }
+    moduleSources.tags = tagSources[tagModules.tags[0].code];
+    for (const family of tagModules.families) {
+      (enabled as Record<string, unknown>)[family] = { enabled: true };
+      moduleSources[family] = tagSources[tagModules.tags.find((t) => t.family === family)!.code];
+    }
+  }
+  void tags;
   const hosts: BundleConfig["hosts"] = {};
   for (const e of site.envs) hosts[e] = site.data.hosts[e];
   const config: BundleConfig = {
@@ -136,6 +159,7 @@ function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Setting
     budgetGzipBytes: budget.gzipBytes,
     modules: Object.keys(enabled).sort(),
     moduleSources,
+    tagSources,
     budgetSource: whereSet(layers, ["budget", "gzipBytes"], "value"),
   };
 }

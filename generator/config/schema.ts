@@ -32,6 +32,7 @@ import { AnalyticsRulesSchema } from "./schemas/analytics.js";
 import { FeatureModulesShape } from "./schemas/feature-modules.js";
 import { PublishingSchema } from "./schemas/publishing.js";
 import { AnalyticsVariablesSchema } from "./schemas/variables.js";
+import { TagModulesShape, TagsSchema } from "./schemas/tags.js";
 import { AnalyticsSchema, BudgetSchema, ConsentSchema, ExclusionsSchema, PageNamesSchema, SamplingSchema, TimingSchema } from "./schemas/core-settings.js";
 
 export { AnalyticsSchema, BudgetSchema, ConsentSchema, ExclusionsSchema, PageNamesSchema, SamplingSchema, TimingSchema } from "./schemas/core-settings.js";
@@ -114,6 +115,7 @@ export const ModulesSchema = z
     ...FeatureModulesShape,
     signinPages: SigninPagesModuleSchema.optional(),
     testdayPages: TestdayPagesModuleSchema.optional(),
+    ...TagModulesShape,
   })
   .describe("Feature modules this site uses, with their settings.");
 
@@ -131,6 +133,7 @@ export const SettingsSchema = z.strictObject({
   analytics: AnalyticsSchema,
   budget: BudgetSchema,
   modules: ModulesSchema.prefault({}),
+  tags: TagsSchema.default({}),
   ...RulesSettingsShape,
 });
 export type Settings = z.output<typeof SettingsSchema>;
@@ -157,6 +160,12 @@ export function layerOf(schema: AnyZod): AnyZod {
     for (const [key, value] of Object.entries(obj.shape)) shape[key] = layerOf(value as AnyZod).optional();
     const layered = z.strictObject(shape);
     return obj.description ? layered.describe(obj.description) : layered;
+  }
+  // tags: each entry is a layer too, so a site can switch an organisation's tag on (other records keep their schema).
+  if (schema === TagsSchema) {
+    const rec = def as unknown as { keyType: AnyZod; valueType: AnyZod };
+    const layered = z.record(rec.keyType as z.ZodString, layerOf(rec.valueType));
+    return schema.description ? layered.describe(schema.description) : layered;
   }
   return schema;
 }
@@ -211,3 +220,7 @@ export type ModulesConfig = z.output<typeof ModulesSchema>;
 export type Timing = z.output<typeof TimingSchema>;
 export type ConsentSettings = z.output<typeof ConsentSchema>;
 export type ModuleName = keyof ModulesConfig;
+export type { TagModuleConfig, ResolvedTag } from "./schemas/tags.js";
+export { TagModuleSchema } from "./schemas/tags.js";
+export type { TagFamilyModuleConfig } from "./schemas/tags.js";
+export { TagFamilyModuleSchema } from "./schemas/tags.js";

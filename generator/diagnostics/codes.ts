@@ -43,6 +43,14 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_MODULE_NOT_ENABLED: "A rule calls a command of a module this site and environment do not enable.",
   CONFIG_DUPLICATE_RULE: "Two rules of one site and environment share an id.",
   CONFIG_UNKNOWN_RULE: "disabledRules names a rule that does not exist.",
+  CONFIG_TAG_NEVER_GRANTED:
+    "A tag's consent category is one the site's consent setup never grants (no banner script or domain script, or an empty group id for it).",
+  CONFIG_TAG_NO_SOURCE: "A tag has no script, pixel or iframe URL for an environment of the site, nor a default.",
+  CONFIG_TAG_TWO_SOURCES: "A tag declares more than one of script, pixel and iframe.",
+  CONFIG_TAG_LIFECYCLE_TOO_EARLY:
+    "A tag's lifecycle point comes before its category's (performance at page top; functional, program and marketing at DOM ready).",
+  CONFIG_TAG_MODULE_BY_HAND: "modules: names tags, rum, beacon or adTracker, which the build switches on from the tags: section.",
+  CONFIG_TAG_TWO_FAMILIES: "A tag declares the settings of more than one family (rum, beacon, adTracker).",
   CONFIG_UNKNOWN_SITE: "--site names a site that does not exist (with the nearest site code, if one is close).",
   CONFIG_UNKNOWN_ENV_OPTION: "--env names an environment no selected site has (with the nearest, if the name is no environment at all).",
   BUILD_REGISTRY_INVALID: "A module manifest (runtime-modules/modules/NAME/module.ts) cannot be loaded or does not match ModulesSchema or its factory file.",

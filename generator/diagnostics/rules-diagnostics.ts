@@ -39,4 +39,26 @@ export const RULES_DIAGNOSTICS = {
     "CONFIG_UNKNOWN_RULE",
     (id: string, suggestion?: string) => `disabledRules names rule "${id}", which does not exist here${didYouMean(suggestion)}`,
   ),
+  tagNeverGranted: factory(
+    "CONFIG_TAG_NEVER_GRANTED",
+    (tag: string, category: string, why: string) => `tag "${tag}" needs ${category} consent, which this site's consent setup never grants (${why})`,
+  ),
+  tagWithoutSource: factory("CONFIG_TAG_NO_SOURCE", (tag: string, env: string) => `tag "${tag}" has no script, pixel or iframe URL for ${env} (nor a default)`),
+  tagTwoSources: factory(
+    "CONFIG_TAG_TWO_SOURCES",
+    (tag: string, kinds: readonly string[]) => `tag "${tag}" declares ${kinds.join(" and ")}: a tag loads one thing`,
+  ),
+  tagTooEarly: factory(
+    "CONFIG_TAG_LIFECYCLE_TOO_EARLY",
+    (tag: string, lifecycle: string, category: string, earliest: string) =>
+      `tag "${tag}" loads at ${lifecycle}, before its category's point (${category} tags load at ${earliest} at the earliest)`,
+  ),
+  tagModuleByHand: factory(
+    "CONFIG_TAG_MODULE_BY_HAND",
+    (module: string) => `module "${module}" is switched on by the build from the tags: section; declare or enable a tag there instead (docs/tags.md)`,
+  ),
+  tagTwoFamilies: factory(
+    "CONFIG_TAG_TWO_FAMILIES",
+    (tag: string, families: readonly string[]) => `tag "${tag}" declares ${families.join(" and ")}: a tag belongs to one family`,
+  ),
 } as const;

@@ -90,6 +90,9 @@ export const MODULE_CONFIG_MISSING = "module has no configuration";
 export const COMMAND_FAILED = "command failed";
 export const TAG_DISABLED = "tag disabled by query parameter";
 export const TAG_LOADED = "tag loaded";
+export const TAG_EXCLUDED_APP_ID = "tag excluded for this application id";
+export const TAG_SAMPLED_OUT = "tag sampled out";
+export const TAG_HOST_NOT_MATCHED = "host does not match the tag's host pattern";
 export const WIDGET_NOT_LOADED = "widget not loaded";
 export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
 /** The page's onBeforeEventSend hook threw: the event is not sent (alloy rejects it with the error). */

@@ -208,6 +208,26 @@ describe("the sitetags CLI", () => {
     expect(sum(qa)).toBe(qa.bytes);
   });
 
+  it("inspect SITE --env ENV lists the bundle's declared tags with category, lifecycle and source (issue 20)", () => {
+    // The worktree's own compile cache (.sitetags-cache/): a fresh one recompiles the whole runtime first.
+    const r = cli(["inspect", "newsroom", "--env", "qa", "--out", tempDir("out")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\nrum +performance +pageTop +script +rum +sites\/newsroom\.yaml:\d+:\d+/);
+    expect(r.stdout).toMatch(/\nreferral +functional +domReady +script +- +sites\/newsroom\.yaml:\d+:\d+/);
+    const qa = JSON.parse(cli(["inspect", "newsroom", "--env", "qa", "--json"]).stdout);
+    expect(qa.tags.map((t: { code: string }) => t.code)).toEqual(["beacon", "messaging", "referral", "rum", "session-replay"]);
+    expect(qa.tags[0]).toMatchObject({
+      category: "performance",
+      lifecycle: "pageTop",
+      kind: "script",
+      family: "beacon",
+      source: expect.stringMatching(/^sites\/newsroom\.yaml:\d+:\d+$/),
+    });
+    const prod = JSON.parse(cli(["inspect", "newsroom", "--env", "prod", "--json"]).stdout);
+    expect(prod.tags).toEqual([]);
+    expect(prod.modules.filter((m: { name: string; included: boolean }) => ["tags", "rum", "beacon", "adTracker"].includes(m.name) && m.included)).toEqual([]);
+  });
+
   it("schema: writes the JSON Schema every site file names in its first line", () => {
     const out = tempDir("schema");
     const r = cli(["schema", "--out", out]);

@@ -22,6 +22,7 @@ const REQUIRED: Partial<Record<ModuleName, Record<string, unknown>>> = {
   chat: { scriptSrc: "https://chat.vendor.example/widget.js", pages: ["/register"] },
   survey: { scriptSrc: "https://survey.vendor.example/s.js" },
   scoreViews: { site: "registration" },
+  tags: { tags: [{ code: "pixel-tag", category: "marketing", lifecycle: "domReady", kind: "pixel", src: "https://px.vendor.example/p.gif" }] },
 };
 
 describe("module manifests", () => {

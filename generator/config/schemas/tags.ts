@@ -1,0 +1,155 @@
+/**
+ * The declarative third-party tag catalogue (issue 20): `tags:` in
+ * sites/_org.yaml, a site file or an `envs.ENV` block, keyed by tag code.
+ * Layers merge key by key (a site turns an organisation tag on with
+ * `tags: { rum: { enabled: true } }`). At resolve time each enabled tag
+ * becomes one plain entry of the generic loader, module `tags` (resolve.ts,
+ * resolveTags); a tag of a family whose vendor behaviour needs code (`rum`,
+ * `beacon`, `adTracker`) switches that family's module on too. A bundle that
+ * declares no tag carries no tag code; none of a family, none of its code.
+ *
+ * Self-contained (zod and primitives only) so that schema.ts imports it
+ * without a cycle. The runtime imports these types only.
+ */
+import { z } from "zod";
+import { ENV_NAMES } from "../constants.js";
+import { ConsentCategorySchema, EnvNameSchema, Hostname, HttpsUrl, RegexString } from "../primitives.js";
+
+/** Section 4: "Tags load after the consent banner closes, at page top, DOM ready and window loaded". */
+export const TAG_LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
+
+/** The families whose vendor behaviour needs code: each is a runtime module of that name. */
+export const TAG_FAMILIES = ["rum", "beacon", "adTracker"] as const;
+export type TagFamily = (typeof TAG_FAMILIES)[number];
+
+export const TagCodeSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,39}$/, { message: "must be lower-case letters, digits and hyphens (the code of ?cb-disable-{code})" });
+
+const Identifier = z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, { message: "must be a JavaScript identifier" });
+const AppId = z.string().regex(/^\d+$/, { message: 'must be a digit string such as "8"' });
+
+/** A URL per environment, with a default for the environments not listed ("embedScriptSrc by environment with default"). */
+export const UrlByEnvSchema = z
+  .strictObject({ default: HttpsUrl.optional(), ...Object.fromEntries(ENV_NAMES.map((env) => [env, HttpsUrl.optional()])) } as Record<
+    "default" | (typeof ENV_NAMES)[number],
+    z.ZodOptional<typeof HttpsUrl>
+  >)
+  .describe("An https URL per environment; `default` for the others.");
+
+/** Real-user monitoring: "sampled-in/sampled-out cookie per host (monitoring default 1)". */
+export const RumSettingsSchema = z
+  .strictObject({
+    sampleRate: z.number().min(0).max(100).default(1).describe("Percent of visitors sampled in (section 9: monitoring default 1)."),
+    cookie: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, { message: "must be a cookie name" })
+      .default("kiwi_rum_sample")
+      .describe("The host-only cookie holding the decision, in or out (placeholder to confirm)."),
+    cookieDays: z.number().int().min(1).max(365).default(30).describe("Lifetime of the decision, in days (placeholder to confirm)."),
+  })
+  .describe("Real-user monitoring's sampling.");
+
+/** The behavioural beacon: "hostNameRegex, embedScriptSrc by environment with default; embed settings name, host, domain, env, lowerYn". */
+export const BeaconSettingsSchema = z
+  .strictObject({
+    hostNameRegex: RegexString.describe("The beacon loads only on hosts this matches."),
+    global: Identifier.default("kiwiBeaconSettings").describe("The window global the embed settings are written to before the script."),
+    name: z.string().min(1).describe("The embed settings' name."),
+    subdomainEnvs: z
+      .array(z.strictObject({ pattern: RegexString, env: EnvNameSchema }))
+      .default([])
+      .describe("The beacon's environment from the host's first label, tried in order."),
+    domainEnvs: z
+      .array(z.strictObject({ pattern: RegexString, env: EnvNameSchema }))
+      .default([])
+      .describe("Then from the rest of the host; else dev (lowerYn y)."),
+  })
+  .describe("The behavioural beacon's embed settings.");
+
+/** Ad-tracker forwarding: "events pushed to a data layer and forwarded to advertising trackers (tracker, pixel id, event name, data)". */
+export const AdTrackerSettingsSchema = z
+  .strictObject({
+    tracker: Identifier.describe("The tracker's window function (its queue stub is installed before its script)."),
+    pixelId: z.string().min(1).describe("The pixel id, passed with every call."),
+    initCommand: z.string().min(1).default("init"),
+    trackCommand: z.string().min(1).default("track"),
+    events: z
+      .record(z.string().min(1), z.string().min(1))
+      .refine((r) => Object.keys(r).length > 0, { message: "needs at least one data-layer event" })
+      .describe("Data-layer event name → the tracker's event name."),
+  })
+  .describe("Forwards data-layer events to an advertising tracker.");
+
+export const TagSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    description: z.string().optional(),
+    category: ConsentCategorySchema.optional().describe("The consent category; consent.defaultCategory (marketing) when not set."),
+    lifecycle: z
+      .enum(TAG_LIFECYCLES)
+      .optional()
+      .describe("When it loads: its category's point when not set (performance at page top; functional, program and marketing at DOM ready); never earlier."),
+    script: UrlByEnvSchema.optional().describe("The tag's script (with the page's CSP nonce)."),
+    pixel: UrlByEnvSchema.optional().describe("A 1x1 image."),
+    iframe: UrlByEnvSchema.optional().describe("A hidden iframe."),
+    queue: z
+      .strictObject({ global: Identifier, kind: z.enum(["function", "array"]).default("function") })
+      .optional()
+      .describe("A vendor's global queue stub, installed before the script arrives."),
+    excludeAppIds: z.array(AppId).default([]).describe("Application ids where this tag never loads (besides the category's exclusion lists)."),
+    attributes: z
+      .record(z.string().regex(/^data-[a-z0-9-]+$/, { message: "must be a data- attribute name" }), z.string())
+      .default({})
+      .describe("data- attributes of the script element."),
+    settingsGlobal: Identifier.optional().describe("The window global the settings are written to before the tag loads."),
+    settings: z.record(z.string(), z.unknown()).default({}).describe("The tag's settings (written to settingsGlobal)."),
+    hostSettings: z.record(Hostname, z.record(z.string(), z.unknown())).default({}).describe("Settings per host, over `settings` on that host."),
+    rum: RumSettingsSchema.optional(),
+    beacon: BeaconSettingsSchema.optional(),
+    adTracker: AdTrackerSettingsSchema.optional(),
+  })
+  .describe("One third-party tag.");
+
+export const TagsSchema = z.record(TagCodeSchema, TagSchema).describe("Third-party tags by code (docs/tags.md).");
+export type TagDeclaration = z.output<typeof TagSchema>;
+
+/** One enabled tag as a bundle carries it: only what this site and environment need, nothing empty. */
+export const ResolvedTagSchema = z.strictObject({
+  code: TagCodeSchema,
+  category: ConsentCategorySchema,
+  lifecycle: z.enum(TAG_LIFECYCLES),
+  kind: z.enum(["script", "pixel", "iframe"]),
+  family: z.enum(TAG_FAMILIES).optional(),
+  src: HttpsUrl,
+  queue: z.strictObject({ global: Identifier, kind: z.enum(["function", "array"]) }).optional(),
+  excludeAppIds: z.array(AppId).optional(),
+  attributes: z.record(z.string(), z.string()).optional(),
+  settingsGlobal: Identifier.optional(),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  hostSettings: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  rum: RumSettingsSchema.optional(),
+  beacon: BeaconSettingsSchema.optional(),
+  adTracker: AdTrackerSettingsSchema.optional(),
+});
+export type ResolvedTag = z.output<typeof ResolvedTagSchema>;
+
+/** A tag module's settings: filled from `tags:` by the build, never written under `modules:` by hand. */
+export const TagModuleSchema = z
+  .strictObject({ enabled: z.boolean().default(true), tags: z.array(ResolvedTagSchema).min(1) })
+  .describe("Filled by the build from the tags: section (docs/tags.md); not written by hand.");
+export type TagModuleConfig = z.output<typeof TagModuleSchema>;
+
+/** A family's module: its vendor behaviour, for the tags of `tags` that declare the family. Switched on by the build, never by hand. */
+export const TagFamilyModuleSchema = z
+  .strictObject({ enabled: z.boolean().default(true) })
+  .describe("Switched on by the build when an enabled tag declares this family (docs/tags.md); not written by hand.");
+export type TagFamilyModuleConfig = z.output<typeof TagFamilyModuleSchema>;
+
+/** Spread into ModulesSchema: the generic loader and one module per family. */
+export const TagModulesShape = {
+  tags: TagModuleSchema.optional(),
+  rum: TagFamilyModuleSchema.optional(),
+  beacon: TagFamilyModuleSchema.optional(),
+  adTracker: TagFamilyModuleSchema.optional(),
+};

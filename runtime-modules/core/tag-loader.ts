@@ -1,0 +1,151 @@
+import type { ResolvedTag } from "../../generator/config/bundle-config.js";
+import type { ModuleServices } from "./types";
+import type { Lifecycle } from "./lifecycle";
+import { onDomReady } from "./dom-ready";
+import { errorText } from "./log";
+import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TAG_LOADED } from "./messages";
+
+/**
+ * The generic loaders of the declared tags (`tags:`, docs/tags.md): a script
+ * with the page's CSP nonce, a 1x1 image, a hidden iframe, and a vendor's
+ * global queue stub; and the hooks through which a family's module (rum,
+ * beacon, ad-tracker) adds its vendor behaviour to the tags that declare it.
+ * Imported by the tag modules only (runtime-modules/modules/tags and the
+ * families): a bundle without declared tags carries none of it.
+ */
+export type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win" | "bundle" | "page">;
+
+type AnyWindow = Record<string, unknown>;
+type QueueStub = { (...args: unknown[]): void; q?: unknown[] };
+
+/** What a family's module adds to its tags (runtime-modules/modules/rum, beacon, ad-tracker). */
+export interface TagFamilyHook {
+  /** Why the tag does not load on this page at all, checked before the gate (a log message), or undefined. */
+  skip?(tag: ResolvedTag): string | undefined;
+  /** Runs once the gate allows the tag, at its lifecycle point, just before it loads; false: it does not load. */
+  prepare?(tag: ResolvedTag): boolean;
+}
+
+/**
+ * The family hooks of this page, by family name. The families' modules are
+ * created before module `tags` (registry order: adTracker, beacon, rum, then
+ * tags) and register here; `tags` reads them when a tag loads.
+ */
+export function tagFamilies(win: Window): Record<string, TagFamilyHook> {
+  const w = win as unknown as Record<symbol, Record<string, TagFamilyHook> | undefined>;
+  const key = Symbol.for("sitetags.tagFamilies");
+  return w[key] || (w[key] = {});
+}
+
+/** Runs `fn` at a page milestone: at once for page top; at DOM ready; at window load (at once when already past). */
+export function atLifecycle(win: Window, lifecycle: Lifecycle, fn: () => void): void {
+  const doc = win.document;
+  if (lifecycle === "pageTop") fn();
+  else if (lifecycle === "domReady") onDomReady(doc, fn);
+  else if (doc.readyState === "complete") fn();
+  else win.addEventListener("load", fn, { once: true });
+}
+
+/**
+ * A vendor's global queue stub, for tags that expect a queue before their
+ * script arrives: an array, or a function that queues its calls on `.q`. A
+ * global the page (or the vendor) already set is left alone.
+ */
+export function installQueue(win: Window, queue: NonNullable<ResolvedTag["queue"]>): void {
+  const w = win as unknown as AnyWindow;
+  if (w[queue.global]) return;
+  if (queue.kind === "array") {
+    w[queue.global] = [];
+    return;
+  }
+  const stub: QueueStub = function () {
+    // The vendor's script replays the queued calls' arguments as they were made.
+    // eslint-disable-next-line prefer-rest-params
+    (stub.q = stub.q || []).push(arguments);
+  };
+  w[queue.global] = stub;
+}
+
+/** The tag's settings on this host: `settings`, with the host's entry of `hostSettings` over them. */
+export function settingsFor(tag: Pick<ResolvedTag, "settings" | "hostSettings">, host: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const sources = [tag.settings, tag.hostSettings && tag.hostSettings[host]];
+  for (const source of sources) if (source) for (const key of Object.keys(source)) out[key] = source[key];
+  return out;
+}
+
+/** A 1x1 image or a hidden iframe; settles on load or error. */
+function insertElement(doc: Document, kind: "pixel" | "iframe", src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const element = doc.createElement(kind === "pixel" ? "img" : "iframe");
+    element.setAttribute("width", "1");
+    element.setAttribute("height", "1");
+    element.setAttribute("alt", "");
+    element.setAttribute("aria-hidden", "true");
+    if (kind === "iframe") element.setAttribute("tabindex", "-1");
+    element.style.cssText = "position:absolute;width:1px;height:1px;border:0;visibility:hidden";
+    element.onload = () => resolve();
+    element.onerror = () => reject(new Error(src));
+    element.setAttribute("src", src);
+    (doc.body || doc.documentElement).appendChild(element);
+  });
+}
+
+/** Injects the tag: its script (nonce, data- attributes), image or frame. */
+export function injectTag(services: Pick<TagServices, "win" | "loadScript">, tag: ResolvedTag): Promise<void> {
+  if (tag.kind === "script") return services.loadScript(tag.src, { id: "sitetags-tag-" + tag.code, attributes: tag.attributes });
+  return insertElement(services.win.document, tag.kind, tag.src);
+}
+
+/**
+ * Loads one declared tag exactly once per page: not on an excluded
+ * application id; then through the consent gate (cb-disable-{code},
+ * synthetics, allow-list, stored status, the category's consent, exclusion
+ * lists, GPC, user names in the URL), at its lifecycle point. Consent
+ * withdrawn between the grant and that point: it waits for consent again.
+ * A tag of a family goes through its family's hook: `skip` before the gate,
+ * `prepare` just before it loads (false stops it). Failures are logged,
+ * never thrown.
+ */
+export function loadTag(services: TagServices, tag: ResolvedTag): void {
+  const { log, monitor, consent, win } = services;
+  const appId = services.bundle.site.appId;
+  const hook = tag.family ? tagFamilies(win)[tag.family] : undefined;
+  if (tag.family && !hook) {
+    log.error(MODULE_CONFIG_MISSING, { tag: tag.code, module: tag.family });
+    return;
+  }
+  if (tag.excludeAppIds && tag.excludeAppIds.indexOf(appId) >= 0) {
+    log.info(TAG_EXCLUDED_APP_ID, { tag: tag.code, appId });
+    monitor.emit("tag", { tag: tag.code, state: "blocked", reason: "exclusion-app-id", consent: tag.category, detail: appId });
+    return;
+  }
+  const why = hook && hook.skip && hook.skip(tag);
+  if (why) {
+    log.info(why, { tag: tag.code });
+    monitor.emit("tag", { tag: tag.code, state: "skipped", reason: why });
+    return;
+  }
+  let done = false;
+  const run = () => {
+    if (done) return;
+    if (!consent.allows(tag.category)) return gate();
+    done = true;
+    if (hook && hook.prepare && !hook.prepare(tag)) return;
+    if (tag.settingsGlobal) (win as unknown as AnyWindow)[tag.settingsGlobal] = settingsFor(tag, services.page.host);
+    if (tag.queue) installQueue(win, tag.queue);
+    monitor.emit("tag", { tag: tag.code, state: "loading", src: tag.src, lifecycle: tag.lifecycle });
+    injectTag(services, tag).then(
+      () => {
+        log.info(TAG_LOADED, { tag: tag.code, src: tag.src });
+        monitor.emit("tag", { tag: tag.code, state: "loaded" });
+      },
+      (e) => {
+        log.error(SCRIPT_EMBEDDING_FAILED, { tag: tag.code, src: tag.src, error: errorText(e) });
+        monitor.emit("tag", { tag: tag.code, state: "failed" });
+      },
+    );
+  };
+  const gate = () => consent.whenTagAllowed(tag.code, tag.category, () => atLifecycle(win, tag.lifecycle, run));
+  gate();
+}

@@ -1,0 +1,69 @@
+import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
+import type { ModuleInstance, ModuleServices } from "../../core/types";
+import { installQueue, tagFamilies } from "../../core/tag-loader";
+import { errorText } from "../../core/log";
+import { COMMAND_FAILED } from "../../core/messages";
+import { forwardCall } from "./forward";
+
+/** The command counting the calls forwarded, per tag; also the module's marker (module.ts). */
+const COMMAND = "adTrackerForwarded";
+/** Pushes kept per tracker while it waits for consent or its lifecycle point. */
+const MAX_WAITING = 50;
+
+type TrackerFn = (...args: unknown[]) => void;
+
+/**
+ * Advertising trackers (family `adTracker` of the declared tags,
+ * docs/tags.md): once the gate allows a tracker's tag, its function's queue
+ * stub is installed and called with the init command and pixel id, then its
+ * script loads; the data-layer events it takes are forwarded as (track
+ * command, pixel id, event name, data), those pushed before then too (at
+ * most 50), none while its consent is withdrawn. Command:
+ * `adTrackerForwarded()`: tag code → events forwarded.
+ */
+export function createAdTracker(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
+  const { win, consent, dataLayer, log, bundle } = services;
+  const counts: Record<string, number> = {};
+  const ready: Record<string, boolean> = {};
+  const waiting: Record<string, unknown[][]> = {};
+  const trackers = ((bundle.modules.tags && bundle.modules.tags.tags) || []).filter((t) => t.adTracker);
+  const call = (tag: (typeof trackers)[number], args: unknown[]) => {
+    try {
+      (win as unknown as Record<string, TrackerFn>)[tag.adTracker!.tracker](...args);
+    } catch (e) {
+      log.error(COMMAND_FAILED, { tag: tag.code, error: errorText(e) });
+    }
+  };
+  for (const tag of trackers) {
+    counts[tag.code] = 0;
+    waiting[tag.code] = [];
+  }
+  dataLayer.on((push, event) => {
+    for (const tag of trackers) {
+      const args = forwardCall(tag.adTracker!, push, event);
+      if (!args) continue;
+      if (!ready[tag.code]) {
+        if (waiting[tag.code].length < MAX_WAITING) waiting[tag.code].push(args);
+      } else if (consent.allows(tag.category)) {
+        counts[tag.code]++;
+        call(tag, args);
+      }
+    }
+  });
+  tagFamilies(win).adTracker = {
+    prepare(tag) {
+      const settings = tag.adTracker!;
+      installQueue(win, { global: settings.tracker, kind: "function" });
+      ready[tag.code] = true;
+      call(tag, [settings.initCommand, settings.pixelId]);
+      for (const args of waiting[tag.code].splice(0)) {
+        counts[tag.code]++;
+        call(tag, args);
+      }
+      return true;
+    },
+  };
+  const commands: Record<string, () => unknown> = {};
+  commands[COMMAND] = () => ({ ...counts });
+  return { commands };
+}

@@ -1,0 +1,292 @@
+/**
+ * The declared tags (issue 20) in Chromium, at the network level, against
+ * the shipped catalogue's QA bundles (newsroom: monitoring and functional
+ * tags; landing: marketing tags; k12admin: an internal site) and one
+ * test-made site with a tag of every category and a window-loaded one. Every
+ * vendor is a fictional host of the local web; each request is recorded.
+ *
+ * The consent matrix: every declared tag x its category x the visitor's
+ * consent (no answer, pre-opt-in, each category alone, all, GPC, a late
+ * grant, a withdrawal, cb-disable-{code}) x its lifecycle point (performance
+ * tags inserted while the document is still loading, page top; the others
+ * once it is not, DOM ready; window-loaded ones once it is complete).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ResolvedTag } from "../../generator/config/bundle-config.js";
+import { buildBundles, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
+
+const h = useBrowserHarness();
+
+const CATEGORIES = ["performance", "functional", "marketing", "programFunctional", "programMarketing"] as const;
+type Category = (typeof CATEGORIES)[number];
+const GROUP: Record<Category, string> = {
+  performance: "C0002",
+  functional: "C0003",
+  marketing: "C0004",
+  programFunctional: "C0005",
+  programMarketing: "C0006",
+};
+const groupsFor = (cats: readonly Category[]) => `,C0001,${cats.map((c) => GROUP[c]).join(",")},`;
+
+/** One tag of each category, each kind, a window-loaded one, and one excluded by its own app id list. */
+const LAB = `code: taglab
+name: Tag lab
+appId: "777"
+hosts:
+  qa: [taglab-qa.kiwi.example]
+tags:
+  lab-perf: { category: performance, script: { default: https://perf.labvendor.example/p.js } }
+  lab-func: { category: functional, iframe: { default: https://func.labvendor.example/f.html } }
+  lab-mkt: { category: marketing, pixel: { default: "https://mkt.labvendor.example/m.gif?x=1" }, queue: { global: labQueue } }
+  lab-pfunc: { category: programFunctional, script: { default: https://pfunc.labvendor.example/pf.js } }
+  lab-pmkt: { category: programMarketing, script: { default: https://pmkt.labvendor.example/pm.js } }
+  lab-late: { category: performance, lifecycle: windowLoaded, script: { default: https://late.labvendor.example/l.js } }
+  lab-excluded: { category: performance, excludeAppIds: ["777"], script: { default: https://excluded.labvendor.example/x.js } }
+`;
+
+/** Records, in the page, each element with a src inserted and the document's readyState then. */
+const INSERTIONS = `window.__inserted = [];
+new MutationObserver(function (records) {
+  records.forEach(function (r) {
+    r.addedNodes.forEach(function (n) {
+      if (n.nodeType === 1 && n.getAttribute && n.getAttribute("src")) window.__inserted.push({ src: n.getAttribute("src"), readyState: document.readyState });
+    });
+  });
+}).observe(document, { childList: true, subtree: true });`;
+
+let b: Record<"lab" | "monitoring" | "marketing" | "internal", Bundle>;
+beforeAll(async () => {
+  b = await buildBundles(
+    { lab: ["taglab", "qa"], monitoring: ["newsroom", "qa"], marketing: ["landing", "qa"], internal: ["k12admin", "qa"] },
+    { sitesDir: tempCatalogue({ "taglab.yaml": LAB, "newsroom.yaml": true, "landing.yaml": true, "k12admin.yaml": true }) },
+  );
+}, 240_000);
+
+const tagsOf = (bundle: Bundle): ResolvedTag[] => bundle.config.modules.tags?.tags ?? [];
+const hostOf = (tag: ResolvedTag) => new URL(tag.src).host;
+const pathOf = (tag: ResolvedTag) => new URL(tag.src).pathname;
+/** How many times each declared tag's URL was requested. */
+function requests(bundle: Bundle): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tag of tagsOf(bundle)) out[tag.code] = h.web.find({ host: hostOf(tag), path: pathOf(tag) }).length;
+  return out;
+}
+const loaded = (bundle: Bundle) =>
+  Object.entries(requests(bundle))
+    .filter(([, n]) => n > 0)
+    .map(([code]) => code)
+    .sort();
+
+/** What the spec allows: the category granted (internal: all), marketing not under GPC, not excluded by the tag's own app ids, the beacon only on its hosts. */
+function expected(bundle: Bundle, granted: readonly Category[], options: { gpc?: boolean; disabled?: string } = {}): string[] {
+  return tagsOf(bundle)
+    .filter((t) => bundle.config.site.internal || granted.includes(t.category))
+    .filter((t) => !(options.gpc && t.category === "marketing"))
+    .filter((t) => !(t.excludeAppIds ?? []).includes(bundle.config.site.appId))
+    .filter((t) => t.code !== options.disabled)
+    .map((t) => t.code)
+    .sort();
+}
+
+async function open(bundle: Bundle, options: { groups?: string; query?: string; initScripts?: string[] } = {}): Promise<TestPage> {
+  const url = h.web.page(`https://${bundle.site}-qa.kiwi.example/page`, { bundle }) + (options.query ?? "");
+  const tab = await h.browser.openPage(url, { consentGroups: options.groups, initScripts: [INSERTIONS, ...(options.initScripts ?? [])] });
+  await tab.waitForMonitor({ type: "boot", site: bundle.site });
+  return tab;
+}
+
+/** Every tag is decided (allowed, waiting, blocked or skipped), every allowed one requested; then a pause in which a wrong one would have been. */
+async function settled(tab: TestPage, bundle: Bundle, allowed: readonly string[]): Promise<void> {
+  await tab.page.waitForFunction(() => document.readyState === "complete");
+  for (const tag of tagsOf(bundle)) await tab.waitForMonitor({ type: "tag", tag: tag.code });
+  for (const tag of tagsOf(bundle)) if (allowed.includes(tag.code)) await h.web.waitForRequest({ host: hostOf(tag), path: pathOf(tag) }, { timeoutMs: 8000 });
+  await settle(400);
+}
+
+/** "Performance tags ... at page top; functional, program and marketing tags at DOM ready"; window-loaded ones at load. */
+async function expectLifecycles(tab: TestPage, bundle: Bundle) {
+  const inserted = (await tab.page.evaluate(() => (window as any).__inserted)) as Array<{ src: string; readyState: string }>;
+  for (const tag of tagsOf(bundle)) {
+    const at = inserted.filter((i) => i.src === tag.src);
+    if (!at.length) continue;
+    expect(at, `${tag.code} inserted once`).toHaveLength(1);
+    if (tag.lifecycle === "pageTop") expect(at[0].readyState, tag.code).toBe("loading");
+    if (tag.lifecycle === "domReady") expect(at[0].readyState, tag.code).not.toBe("loading");
+    if (tag.lifecycle === "windowLoaded") expect(at[0].readyState, tag.code).toBe("complete");
+  }
+}
+
+const BUNDLES = ["lab", "monitoring", "marketing"] as const;
+const STATES: Array<[string, Category[]]> = [
+  ["pre-opt-in (necessary only)", []],
+  ...CATEGORIES.map((c): [string, Category[]] => [`${c} alone`, [c]]),
+  ["everything", [...CATEGORIES]],
+];
+
+describe('"a tag runs only if consent for its category is given", at its lifecycle point, once per page', () => {
+  for (const name of BUNDLES) {
+    it.each(STATES)(`${name}: consent %s`, async (_, granted) => {
+      const bundle = b[name];
+      const want = expected(bundle, granted);
+      const tab = await open(bundle, { groups: groupsFor(granted) });
+      await settled(tab, bundle, want);
+      expect(loaded(bundle)).toEqual(want);
+      for (const n of Object.values(requests(bundle))) expect(n).toBeLessThanOrEqual(1);
+      await expectLifecycles(tab, bundle);
+    });
+
+    it(`${name}: no answer from the banner: nothing at all`, async () => {
+      const bundle = b[name];
+      const tab = await open(bundle);
+      await settled(tab, bundle, []);
+      expect(loaded(bundle)).toEqual([]);
+    });
+
+    it(`${name}: "A browser global-privacy signal blocks marketing tags" (program categories skip the later checks)`, async () => {
+      const bundle = b[name];
+      const want = expected(bundle, CATEGORIES, { gpc: true });
+      const tab = await open(bundle, {
+        groups: groupsFor(CATEGORIES),
+        initScripts: ["Object.defineProperty(navigator, 'globalPrivacyControl', { get: function () { return true; } })"],
+      });
+      await settled(tab, bundle, want);
+      expect(loaded(bundle)).toEqual(want);
+    });
+
+    it(`${name}: a late grant loads each allowed tag then, exactly once; a second report loads nothing more`, async () => {
+      const bundle = b[name];
+      const tab = await open(bundle);
+      await settled(tab, bundle, []);
+      expect(loaded(bundle)).toEqual([]);
+      const want = expected(bundle, CATEGORIES);
+      await tab.setConsent(groupsFor(CATEGORIES), { via: "event" });
+      await settled(tab, bundle, want);
+      await tab.setConsent(groupsFor(CATEGORIES), { via: "OptanonWrapper" });
+      await settle(300);
+      expect(requests(bundle)).toEqual(Object.fromEntries(tagsOf(bundle).map((t) => [t.code, want.includes(t.code) ? 1 : 0])));
+    });
+
+    it(`${name}: after a withdrawal nothing more loads, and a grant again loads nothing twice`, async () => {
+      const bundle = b[name];
+      const first = expected(bundle, ["performance"]);
+      const tab = await open(bundle, { groups: groupsFor(["performance"]) });
+      await settled(tab, bundle, first);
+      await tab.setConsent(groupsFor([]), { via: "event" });
+      await settle(300);
+      expect(loaded(bundle)).toEqual(first);
+      await tab.setConsent(groupsFor(["performance", "marketing"]), { via: "event" });
+      const second = expected(bundle, ["performance", "marketing"]);
+      await settled(tab, bundle, second);
+      expect(requests(bundle)).toEqual(Object.fromEntries(tagsOf(bundle).map((t) => [t.code, second.includes(t.code) ? 1 : 0])));
+    });
+
+    it(`${name}: "A query parameter cb-disable-{tagcode} disables that tag"`, async () => {
+      const bundle = b[name];
+      const code = tagsOf(bundle).find((t) => !t.excludeAppIds)!.code;
+      const want = expected(bundle, CATEGORIES, { disabled: code });
+      const tab = await open(bundle, { groups: groupsFor(CATEGORIES), query: `?cb-disable-${code}` });
+      await settled(tab, bundle, want);
+      expect(loaded(bundle)).toEqual(want);
+      expect(await tab.monitorEvents()).toContainEqual(expect.objectContaining({ type: "tag", tag: code, state: "blocked", reason: "cb-disable" }));
+    });
+  }
+
+  it('"Internal sites always allow" (k12admin, the shipped catalogue): every declared tag loads without a banner', async () => {
+    const bundle = b.internal;
+    expect(bundle.config.site.internal).toBe(true);
+    const want = expected(bundle, []);
+    expect(want).toEqual(
+      tagsOf(bundle)
+        .map((t) => t.code)
+        .sort(),
+    );
+    const tab = await open(bundle);
+    await settled(tab, bundle, want);
+    expect(loaded(bundle)).toEqual(want);
+    expect(h.web.find({ host: "cdn.consentbanner.example" })).toEqual([]);
+    await expectLifecycles(tab, bundle);
+  });
+
+  it("the tag's own excludeAppIds stops it for good (lab-excluded on app id 777)", async () => {
+    const tab = await open(b.lab, { groups: groupsFor(CATEGORIES) });
+    await settled(tab, b.lab, expected(b.lab, CATEGORIES));
+    expect(requests(b.lab)["lab-excluded"]).toBe(0);
+    expect(await tab.monitorEvents()).toContainEqual(
+      expect.objectContaining({ type: "tag", tag: "lab-excluded", state: "blocked", reason: "exclusion-app-id" }),
+    );
+  });
+});
+
+describe("the loaders", () => {
+  it("a script carries the page's CSP nonce; a 1x1 image and a hidden iframe; a queue stub before the tag", async () => {
+    const tab = await open(b.lab, { groups: groupsFor(CATEGORIES) });
+    await settled(tab, b.lab, expected(b.lab, CATEGORIES));
+    const seen = await tab.page.evaluate(() => {
+      const script = document.getElementById("sitetags-tag-lab-perf") as HTMLScriptElement | null;
+      const img = document.querySelector('img[src*="mkt.labvendor.example"]') as HTMLImageElement | null;
+      const frame = document.querySelector('iframe[src*="func.labvendor.example"]') as HTMLIFrameElement | null;
+      return {
+        nonce: !!script && !!script.nonce,
+        img: img && [img.getAttribute("width"), img.getAttribute("height"), img.style.visibility],
+        frame: frame && [frame.getAttribute("aria-hidden"), frame.style.visibility, frame.getAttribute("tabindex")],
+        queue: typeof (window as any).labQueue,
+      };
+    });
+    expect(seen).toEqual({ nonce: true, img: ["1", "1", "hidden"], frame: ["true", "hidden", "-1"], queue: "function" });
+    expect(await tab.cspViolations()).toEqual([]);
+  });
+});
+
+describe("the families in the shipped catalogue", () => {
+  it('monitoring (newsroom): the RUM "sampled-in/out cookie per host", the beacon\'s embed settings (env from the subdomain, lowerYn y outside prod), messaging config per host', async () => {
+    const tab = await open(b.monitoring, { groups: groupsFor(["performance", "functional"]) });
+    await settled(tab, b.monitoring, expected(b.monitoring, ["performance", "functional"]));
+    const page = await tab.page.evaluate(() => ({
+      cookie: document.cookie,
+      beacon: (window as any).kiwiBeaconSettings,
+      messaging: (window as any).kiwiMessagingConfig,
+      sampled: (window as any).sitetags.commands.rum.rumSampledIn(),
+    }));
+    expect(page.cookie).toContain("kiwi_rum_sample=in");
+    expect(page.sampled).toEqual({ rum: true });
+    expect(page.beacon).toEqual({ name: "kiwi", host: "newsroom-qa.kiwi.example", domain: "kiwi.example", env: "qa", lowerYn: "y" });
+    expect(page.messaging).toEqual({ appId: "kiwi-messaging-placeholder", channel: "newsroom-qa" });
+  });
+
+  it("monitoring: without performance consent no sampling cookie is written", async () => {
+    const tab = await open(b.monitoring, { groups: groupsFor(["functional"]) });
+    await settled(tab, b.monitoring, expected(b.monitoring, ["functional"]));
+    expect(await tab.page.evaluate(() => document.cookie)).not.toContain("kiwi_rum_sample");
+  });
+
+  it('marketing (landing): "events pushed to a data layer and forwarded to advertising trackers (tracker, pixel id, event name, data)", recorded by the vendor\'s mock', async () => {
+    // The social vendor's mock: replays its queue and reports each call to its own host.
+    h.web.script("https://px.socialvendor.example/kiwi/tracker.js", {
+      body: `(function () {
+  var report = function (args) { new Image().src = "https://px.socialvendor.example/record?call=" + encodeURIComponent(JSON.stringify(Array.prototype.slice.call(args))); };
+  var stub = window.kiwiSocialPixel, queued = (stub && stub.q) || [];
+  window.kiwiSocialPixel = function () { report(arguments); };
+  queued.forEach(report);
+})();`,
+    });
+    const tab = await open(b.marketing, { groups: groupsFor(["marketing"]) });
+    await settled(tab, b.marketing, expected(b.marketing, ["marketing"]));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9001", type: "sr" } }));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "modal", modalName: "not forwarded", modalState: "shown" }));
+    await expect
+      .poll(() => h.web.find({ host: "px.socialvendor.example", path: "/record" }).map((r) => JSON.parse(r.query.call)), { timeout: 8000 })
+      .toEqual([
+        ["init", "kiwi-pixel-placeholder"],
+        ["track", "kiwi-pixel-placeholder", "PURCHASE", { transaction: { id: "W9001", type: "sr" } }],
+      ]);
+  });
+
+  it("marketing: without marketing consent nothing is forwarded and the tracker never loads", async () => {
+    const tab = await open(b.marketing, { groups: groupsFor(["performance"]) });
+    await settled(tab, b.marketing, []);
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9002", type: "sr" } }));
+    await settle(400);
+    expect(h.web.find({ host: "px.socialvendor.example" })).toEqual([]);
+    expect(await tab.page.evaluate(() => typeof (window as any).kiwiSocialPixel)).toBe("undefined");
+  });
+});

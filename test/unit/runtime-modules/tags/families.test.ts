@@ -1,0 +1,110 @@
+/**
+ * The families' pure rules and the generic loaders (issue 20): the RUM
+ * sampling cookie, the beacon's environment and lowerYn, ad-tracker
+ * forwarding, the queue stub and the settings per host.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { rumSampling } from "../../../../runtime-modules/modules/rum/sampling";
+import { beaconSettings } from "../../../../runtime-modules/modules/beacon/beacon-env";
+import { forwardCall } from "../../../../runtime-modules/modules/ad-tracker/forward";
+import { installQueue, settingsFor } from "../../../../runtime-modules/core/tag-loader";
+import { AdTrackerSettingsSchema } from "../../../../generator/config/schemas/tags.js";
+
+describe("real-user monitoring: 'monitoring default 1 with sampled-in/out cookie per host'", () => {
+  it("a decision stored on the host stands, whatever the rate", () => {
+    expect(rumSampling("in", 0, () => 0.99)).toEqual({ sampledIn: true });
+    expect(rumSampling("out", 100, () => 0)).toEqual({ sampledIn: false });
+  });
+  it("without one, the visitor is sampled in with probability rate/100, and the decision is to be written", () => {
+    expect(rumSampling(undefined, 1, () => 0.0099)).toEqual({ sampledIn: true, write: "in" });
+    expect(rumSampling(undefined, 1, () => 0.01)).toEqual({ sampledIn: false, write: "out" });
+    expect(rumSampling("garbage", 100, () => 0.999)).toEqual({ sampledIn: true, write: "in" });
+    expect(rumSampling(undefined, 0, () => 0)).toEqual({ sampledIn: false, write: "out" });
+  });
+  it("property: sampled in exactly when random()*100 < rate (rate 100: always; 0: never)", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (rate, r) => {
+        const d = rumSampling(undefined, rate, () => r);
+        expect(d.sampledIn).toBe(rate >= 100 || (rate > 0 && r * 100 < rate));
+        expect(d.write).toBe(d.sampledIn ? "in" : "out");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("behavioural beacon: 'by subdomain, then domain, else dev with lowerYn y; lowerYn is n only in prod'", () => {
+  const subs = [
+    { pattern: "-qa$", env: "qa" as const },
+    { pattern: "-dev$", env: "dev" as const },
+  ];
+  const domains = [{ pattern: "^kiwi\\.example$", env: "prod" as const }];
+  it("the subdomain decides first", () => {
+    expect(beaconSettings("kiwi", "newsroom-qa.kiwi.example", subs, domains)).toEqual({
+      name: "kiwi",
+      host: "newsroom-qa.kiwi.example",
+      domain: "kiwi.example",
+      env: "qa",
+      lowerYn: "y",
+    });
+  });
+  it("then the domain: prod, lowerYn n", () => {
+    expect(beaconSettings("kiwi", "newsroom.kiwi.example", subs, domains)).toMatchObject({ env: "prod", lowerYn: "n" });
+  });
+  it("else dev with lowerYn y", () => {
+    expect(beaconSettings("kiwi", "www.other.example", subs, domains)).toMatchObject({ env: "dev", lowerYn: "y", domain: "other.example" });
+    expect(beaconSettings("kiwi", "localhost", subs, domains)).toMatchObject({ env: "dev", lowerYn: "y", domain: "" });
+  });
+  it("property: lowerYn is n exactly when the environment is prod", () => {
+    const envs = ["dev", "qa", "uat", "perf", "prod", "oat", "nonprod", "prev"] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...envs), fc.constantFrom(...envs), fc.stringMatching(/^[a-z]{1,6}(-[a-z]{1,4})?\.[a-z]{1,6}\.example$/), (a, b, host) => {
+        const s = beaconSettings("n", host, [{ pattern: "-[a-z]+$", env: a }], [{ pattern: "example$", env: b }]);
+        expect(s.lowerYn).toBe(s.env === "prod" ? "n" : "y");
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("ad-tracker forwarding: 'forwarded to advertising trackers (tracker, pixel id, event name, data)'", () => {
+  const settings = AdTrackerSettingsSchema.parse({ tracker: "px", pixelId: "P-1", events: { purchase: "PURCHASE" } });
+  it("an event the tracker takes becomes (track command, pixel id, event name, data without event)", () => {
+    expect(forwardCall(settings, { event: "purchase", orderId: "W1", total: 3 }, "purchase")).toEqual([
+      "track",
+      "P-1",
+      "PURCHASE",
+      { orderId: "W1", total: 3 },
+    ]);
+  });
+  it("others are not forwarded (inherited names neither)", () => {
+    expect(forwardCall(settings, { event: "page-view" }, "page-view")).toBeUndefined();
+    expect(forwardCall(settings, { event: "toString" }, "toString")).toBeUndefined();
+    expect(forwardCall(settings, { a: 1 }, undefined)).toBeUndefined();
+  });
+});
+
+describe("generic loaders", () => {
+  it("a vendor's function queue stub queues its calls' arguments on .q; an existing global is left alone", () => {
+    const win = {} as Record<string, any>;
+    installQueue(win as never, { global: "vq", kind: "function" });
+    win.vq("init", "P-1");
+    win.vq("track", "E");
+    expect(win.vq.q.map((a: IArguments) => Array.from(a))).toEqual([
+      ["init", "P-1"],
+      ["track", "E"],
+    ]);
+    const own = () => undefined;
+    const win2 = { vq: own } as Record<string, any>;
+    installQueue(win2 as never, { global: "vq", kind: "array" });
+    expect(win2.vq).toBe(own);
+    installQueue(win2 as never, { global: "aq", kind: "array" });
+    expect(win2.aq).toEqual([]);
+  });
+  it("'messaging config from the tag settings per host': the host's entry over the settings", () => {
+    const tag = { settings: { appId: "m", channel: "default" }, hostSettings: { "a.kiwi.example": { channel: "a" } } };
+    expect(settingsFor(tag, "a.kiwi.example")).toEqual({ appId: "m", channel: "a" });
+    expect(settingsFor(tag, "b.kiwi.example")).toEqual({ appId: "m", channel: "default" });
+  });
+});

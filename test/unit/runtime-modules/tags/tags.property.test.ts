@@ -1,0 +1,169 @@
+/**
+ * Property (issue 20, "the consent matrix"): over random tag declarations
+ * (category, lifecycle, kind, excluded app ids), sites (internal or not,
+ * application ids on and off the spec's exclusion lists), cb-disable-{code}
+ * in the query, the global privacy signal, and random sequences of consent
+ * changes (grants, late grants, withdrawals) interleaved with the page's
+ * milestones (DOM ready, window loaded), the runtime's declared-tag loader
+ * (core/tag-loader.ts through the real consent service) holds:
+ *  - "a tag runs only if consent for its category is given": each tag is
+ *    inserted only at a step when its category is granted and its lifecycle
+ *    point has passed;
+ *  - "each ... once per page": never inserted twice;
+ *  - cb-disable-{code}, the exclusion lists (the category's and the tag's
+ *    own), and GPC for marketing stop it for good;
+ *  - a late grant loads it: it is inserted exactly when some step had both
+ *    its consent and its lifecycle point (and nothing blocks it).
+ * The rules are written again here, independently of the runtime code.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ConsentCategory, ResolvedTag } from "../../../../generator/config/bundle-config.js";
+import { loadTag } from "../../../../runtime-modules/core/tag-loader";
+import { bundleConfig, consentFor } from "../helpers/config";
+import { fakePage } from "../helpers/fake-page";
+
+const CATEGORIES: ConsentCategory[] = ["performance", "functional", "marketing", "programFunctional", "programMarketing"];
+const GROUP: Record<ConsentCategory, string> = {
+  performance: "C0002",
+  functional: "C0003",
+  marketing: "C0004",
+  programFunctional: "C0005",
+  programMarketing: "C0006",
+};
+const LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
+/** Section 9: "Exclusion app ids: functional 229; marketing 8, 229, 282, 292, 366, 395, 412." */
+const EXCLUDED: Partial<Record<ConsentCategory, string[]>> = { functional: ["229"], marketing: ["8", "229", "282", "292", "366", "395", "412"] };
+const APP_IDS = ["8", "23", "229", "292", "777"];
+
+type Step = { type: "consent"; groups: ConsentCategory[]; via: "wrapper" | "event" } | { type: "domReady" } | { type: "load" };
+
+const tagArb = (i: number) =>
+  fc.record({
+    code: fc.constant(`tag-${i}`),
+    category: fc.constantFrom(...CATEGORIES),
+    lifecycleShift: fc.constantFrom(0, 1, 2),
+    kind: fc.constantFrom("script" as const, "pixel" as const, "iframe" as const),
+    excludeAppIds: fc.subarray(APP_IDS, { maxLength: 2 }),
+  });
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      type: fc.constant("consent" as const),
+      groups: fc.subarray(CATEGORIES),
+      via: fc.constantFrom("wrapper" as const, "event" as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ type: "domReady" as const }) },
+  { weight: 1, arbitrary: fc.constant({ type: "load" as const }) },
+);
+
+const scenarioArb = fc.record({
+  tags: fc.integer({ min: 1, max: 5 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => tagArb(i)))),
+  internal: fc.boolean(),
+  appId: fc.constantFrom(...APP_IDS),
+  gpc: fc.boolean(),
+  disabled: fc.subarray(["tag-0", "tag-1", "tag-2"], { maxLength: 2 }),
+  steps: fc.array(stepArb, { maxLength: 8 }),
+});
+
+/** Section 9: performance at page top; functional, program and marketing at DOM ready; a declared lifecycle never earlier. */
+function lifecycleOf(category: ConsentCategory, shift: number): (typeof LIFECYCLES)[number] {
+  const earliest = category === "performance" ? 0 : 1;
+  return LIFECYCLES[Math.min(2, earliest + shift)];
+}
+
+describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", () => {
+  it('"a tag runs only if consent for its category is given", at its lifecycle point, once per page; a late grant loads it; cb-disable, exclusions and GPC stop it', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, async (s) => {
+        const query = s.disabled.length ? "?" + s.disabled.map((c) => `cb-disable-${c}`).join("&") : "";
+        const page = fakePage({ url: `https://site-qa.kiwi.example/page${query}`, readyState: "loading" });
+        const win = page.window;
+        // The fake page's elements have no CSSOM; the loader hides its image and frame through element.style.
+        const create = page.document.createElement;
+        page.document.createElement = (tag: string) => Object.assign(create(tag), { style: {} });
+        if (s.gpc) win.navigator.globalPrivacyControl = true;
+        const base = bundleConfig();
+        const bundle = bundleConfig({
+          site: { code: "site", name: "Site", appId: s.appId, spa: false, internal: s.internal },
+          exclusions: { ...base.exclusions, appIds: { functional: EXCLUDED.functional!, marketing: EXCLUDED.marketing! } },
+        });
+        const log = { debug() {}, info() {}, warn() {}, error() {}, entries: [] } as never;
+        const consent = consentFor(bundle, win, log);
+        const inserted: string[] = [];
+        const loadScript = (src: string) => {
+          inserted.push(src);
+          return Promise.resolve();
+        };
+        const tags: ResolvedTag[] = s.tags.map((t) => ({
+          code: t.code,
+          category: t.category,
+          lifecycle: lifecycleOf(t.category, t.lifecycleShift),
+          kind: t.kind,
+          src: `https://vendor.example/${t.code}`,
+          ...(t.excludeAppIds.length ? { excludeAppIds: t.excludeAppIds } : {}),
+        }));
+        const services = { log, monitor: { emit() {} }, consent, loadScript, win: win as never, bundle, page: { host: "site-qa.kiwi.example" } as never };
+        const count = (code: string) =>
+          inserted.filter((src) => src.endsWith("/" + code)).length +
+          page.document.body.children.filter((el) => el.getAttribute("src") === `https://vendor.example/${code}`).length;
+
+        let granted: ConsentCategory[] | null = null;
+        let reached = 0;
+        const allowedNow = (c: ConsentCategory) => s.internal || (granted !== null && granted.includes(c));
+        const blocked = (t: (typeof s.tags)[number]) =>
+          s.disabled.includes(t.code) ||
+          t.excludeAppIds.includes(s.appId) ||
+          (!t.category.startsWith("program") && (EXCLUDED[t.category] ?? []).includes(s.appId)) ||
+          (t.category === "marketing" && s.gpc);
+        const everDue = new Set<string>();
+        const check = () => {
+          for (const [i, t] of s.tags.entries()) {
+            const due = allowedNow(t.category) && reached >= LIFECYCLES.indexOf(tags[i].lifecycle);
+            if (due) everDue.add(t.code);
+            const n = count(t.code);
+            // Never twice; never without consent or before its lifecycle point (inserted only when due at some step).
+            expect(n, `${t.code} inserted ${n} times`).toBeLessThanOrEqual(1);
+            if (n === 1) expect(everDue.has(t.code), `${t.code} inserted without consent or before ${tags[i].lifecycle}`).toBe(true);
+            if (blocked(t)) expect(n, `${t.code} blocked but inserted`).toBe(0);
+            // Liveness: due now and not blocked -> inserted by now.
+            if (due && !blocked(t)) expect(n, `${t.code} due but not inserted`).toBe(1);
+          }
+        };
+        for (const tag of tags) loadTag(services, tag);
+        check();
+        for (const step of s.steps) {
+          if (step.type === "domReady") {
+            // Each milestone happens once, in page order.
+            if (reached < 1) {
+              reached = 1;
+              page.fireDocument("DOMContentLoaded");
+            }
+          } else if (step.type === "load") {
+            if (reached === 2) continue;
+            if (reached < 1) {
+              reached = 1;
+              page.fireDocument("DOMContentLoaded");
+            }
+            reached = 2;
+            page.document.readyState = "complete";
+            page.fireWindow("load");
+          } else if (!s.internal) {
+            // An internal site has no banner: full consent from the start.
+            win.OnetrustActiveGroups = "," + ["C0001", ...step.groups.map((c) => GROUP[c])].join(",") + ",";
+            if (step.via === "event") page.fireWindow("consent.onetrust");
+            else win.OptanonWrapper();
+            granted = step.groups;
+          }
+          check();
+        }
+        // Exactly once when it ever was due and nothing blocks it; never otherwise.
+        for (const t of s.tags) expect(count(t.code), t.code).toBe(everDue.has(t.code) && !blocked(t) ? 1 : 0);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
