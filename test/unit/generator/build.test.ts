@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync, constants as zlib } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // Cold compiles: generous on a loaded two-core machine.
@@ -74,7 +74,7 @@ describe("the compiler", () => {
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
     expect(keys).toEqual([...keys].sort());
     for (const entry of manifest.bundles) {
-      expect(Object.keys(entry).sort()).toEqual(["alias", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
+      expect(Object.keys(entry).sort()).toEqual(["alias", "brotliBytes", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
       const bytes = readFileSync(join(out1, entry.file));
       expect(entry.file).toBe(`${entry.env}/${entry.site}/sitetags.${createHash("sha256").update(bytes).digest("hex").slice(0, 10)}.min.js`);
       expect(entry.alias).toBe(`${entry.env}/${entry.site}/sitetags.min.js`);
@@ -83,6 +83,9 @@ describe("the compiler", () => {
       expect(entry.integrity).toBe(`sha384-${createHash("sha384").update(bytes).digest("base64")}`);
       expect(Math.abs(entry.gzipBytes - gzipSync(bytes, { level: 9 }).length)).toBe(0);
       expect(gunzipSync(gzipSync(bytes)).equals(bytes)).toBe(true);
+      const brotli = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
+      expect(entry.brotliBytes).toBe(brotli.length);
+      expect(brotliDecompressSync(brotli).equals(bytes)).toBe(true);
     }
     expect(JSON.stringify(manifest)).not.toMatch(/20\d\d-\d\d-\d\dT/);
   });
