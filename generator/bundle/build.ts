@@ -19,6 +19,7 @@ import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { packageRoot } from "./paths.js";
 import { MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { writeDist } from "./write.js";
+import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -100,11 +101,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const previous = options.force ? { bundles: [] } : await readManifest(outDir);
   const plan = planBundles(selected, runtimeHash, previous, outDir);
   const { set, missing } = await cachedPieces(plan, { cacheDir, runtimeHash });
+  // A reused bundle's bytes per piece: recorded by the build that linked it (same inputsHash, same bytes), else measured by linking it again.
+  const knownBytes = await readModuleBytes(cacheDir);
   const reports: BundleReport[] = plan.reused.map(({ bundle, old }) => ({
     ...old,
     status: "reused",
     budgetGzipBytes: bundle.budgetGzipBytes,
-    moduleBytes: piecesOf(bundle).every((p) => set.pieces.has(p)) ? linkBundle(set, bundle).moduleBytes : {},
+    moduleBytes: knownBytes.get(old.inputsHash) ?? (piecesOf(bundle).every((p) => set.pieces.has(p)) ? linkBundle(set, bundle).moduleBytes : {}),
     moduleSources: bundle.moduleSources,
   }));
   const total = plan.toBuild.length + missing.size;
@@ -135,6 +138,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
   }
+  await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
   phase("write");
   reports.sort(byBundle);
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });

@@ -106,6 +106,11 @@ describe("the compiler", () => {
     const warm = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
     expect(warm.built).toBe(0);
     expect(warm.reused).toBe(cold.bundles.length);
+    // A reused bundle reports the bytes per piece its build measured (kept in the cache by inputsHash), and without that record it links to measure them again: the same either way.
+    const measured = (r: BuildResult) => r.bundles.map((b) => [b.site, b.env, b.moduleBytes, b.brotliBytes]);
+    expect(measured(warm)).toEqual(measured(cold));
+    rmSync(join(cache, "module-bytes.json"));
+    expect(measured(await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache }))).toEqual(measured(cold));
     const goFile = join(sites, "go.yaml");
     writeFileSync(goFile, `${readFileSync(goFile, "utf8")}\ntiming:\n  pageLoad: 3000\n`);
     const changed = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
