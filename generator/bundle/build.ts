@@ -8,7 +8,8 @@
  * written unless every bundle succeeded).
  */
 import { join } from "node:path";
-import { loadCatalogue, type Catalogue } from "../config/load.js";
+import { loadCatalogueCached } from "../config/cached-load.js";
+import type { Catalogue } from "../config/catalogue.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
@@ -17,7 +18,7 @@ import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { packageRoot } from "./paths.js";
-import { MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
+import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { writeDist } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 
@@ -86,8 +87,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     timeMs: Math.round(performance.now() - started),
   });
 
-  // 1. Config.
-  const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+  // 1. Config: each unchanged site file's outcome from the cache.
+  const runtimeHash = computeRuntimeHash(root);
+  const { catalogue, inputsHashes } = await loadCatalogueCached({
+    sitesDir,
+    moduleNames: MODULE_NAMES,
+    cacheDir,
+    generatorHash: runtimeHash,
+    inputsHashOf: (bundle) => inputsHashOf(runtimeHash, bundle),
+    root,
+  });
   result.catalogue = catalogue;
   phase("config");
   if (catalogue.diagnostics.some((d) => d.severity === "error")) return done({ ...result, diagnostics: catalogue.diagnostics });
@@ -97,9 +106,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 2. Plan: which bundles can be reused as they are, which pieces need compiling.
   const selected = selectBundles(catalogue.bundles, options);
-  const runtimeHash = computeRuntimeHash(root);
   const previous = options.force ? { bundles: [] } : await readManifest(outDir);
-  const plan = planBundles(selected, runtimeHash, previous, outDir);
+  const plan = planBundles(selected, runtimeHash, previous, outDir, inputsHashes);
   const { set, missing } = await cachedPieces(plan, { cacheDir, runtimeHash });
   // A reused bundle's bytes per piece: recorded by the build that linked it (same inputsHash, same bytes), else measured by linking it again.
   const knownBytes = await readModuleBytes(cacheDir);
