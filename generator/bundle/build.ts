@@ -8,7 +8,8 @@
  * written unless every bundle succeeded).
  */
 import { join } from "node:path";
-import { loadCatalogue, type Catalogue } from "../config/load.js";
+import { loadCatalogueCached } from "../config/cached-load.js";
+import type { Catalogue } from "../config/catalogue.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
@@ -17,8 +18,9 @@ import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { packageRoot } from "./paths.js";
-import { MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
+import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { writeDist } from "./write.js";
+import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -85,8 +87,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     timeMs: Math.round(performance.now() - started),
   });
 
-  // 1. Config.
-  const catalogue = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+  // 1. Config: each unchanged site file's outcome from the cache.
+  const runtimeHash = computeRuntimeHash(root);
+  const { catalogue, inputsHashes } = await loadCatalogueCached({
+    sitesDir,
+    moduleNames: MODULE_NAMES,
+    cacheDir,
+    generatorHash: runtimeHash,
+    inputsHashOf: (bundle) => inputsHashOf(runtimeHash, bundle),
+    root,
+  });
   result.catalogue = catalogue;
   phase("config");
   if (catalogue.diagnostics.some((d) => d.severity === "error")) return done({ ...result, diagnostics: catalogue.diagnostics });
@@ -96,15 +106,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 2. Plan: which bundles can be reused as they are, which pieces need compiling.
   const selected = selectBundles(catalogue.bundles, options);
-  const runtimeHash = computeRuntimeHash(root);
   const previous = options.force ? { bundles: [] } : await readManifest(outDir);
-  const plan = planBundles(selected, runtimeHash, previous, outDir);
+  const plan = planBundles(selected, runtimeHash, previous, outDir, inputsHashes);
   const { set, missing } = await cachedPieces(plan, { cacheDir, runtimeHash });
+  // A reused bundle's bytes per piece: recorded by the build that linked it (same inputsHash, same bytes), else measured by linking it again.
+  const knownBytes = await readModuleBytes(cacheDir);
   const reports: BundleReport[] = plan.reused.map(({ bundle, old }) => ({
     ...old,
     status: "reused",
     budgetGzipBytes: bundle.budgetGzipBytes,
-    moduleBytes: piecesOf(bundle).every((p) => set.pieces.has(p)) ? linkBundle(set, bundle).moduleBytes : {},
+    moduleBytes: knownBytes.get(old.inputsHash) ?? (piecesOf(bundle).every((p) => set.pieces.has(p)) ? linkBundle(set, bundle).moduleBytes : {}),
     moduleSources: bundle.moduleSources,
   }));
   const total = plan.toBuild.length + missing.size;
@@ -135,6 +146,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
       return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
   }
+  await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
   phase("write");
   reports.sort(byBundle);
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });

@@ -5,11 +5,12 @@
  * the registry and writes the typed entries (prepare.ts, step 3); stage B
  * bundles and minifies each piece on the worker pool (compile-piece.ts).
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { ResolvedBundle } from "../config/load.js";
 import { compareText } from "../compare-text.js";
+import { cachedJson, writeAtomic } from "./cache-file.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceResult } from "./compile-piece.js";
@@ -35,20 +36,6 @@ export interface CompileContext {
   onPiece(label: string): void;
   /** Marks the end of a timed phase ("runtime+entries"). */
   phase(name: string): void;
-}
-
-async function cachedJson<T>(file: string): Promise<T | undefined> {
-  try {
-    return JSON.parse(await readFile(file, "utf8")) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeAtomic(file: string, data: string | Uint8Array) {
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
 }
 
 /** The pieces the planned bundles need, from the cache; the missing ones (of bundles to build) by cache key. */

@@ -16,6 +16,8 @@ export interface ManifestEntry {
   alias: string;
   bytes: number;
   gzipBytes: number;
+  /** Brotli quality 11: what most browsers download from the CDN. Budgets stay on gzipBytes. */
+  brotliBytes: number;
   integrity: string;
   modules: string[];
   inputsHash: string;

@@ -88,12 +88,18 @@ export interface Plan {
   reused: Array<{ bundle: ResolvedBundle; old: ManifestEntry }>;
 }
 
-/** Which selected bundles are reused as they are (same inputs as the manifest's entry, files present) and which are built. */
-export function planBundles(selected: ResolvedBundle[], runtimeHash: string, previous: Manifest, outDir: string): Plan {
+/** Which selected bundles are reused as they are (same inputs as the manifest's entry, files present) and which are built. `known`: inputsHashes already computed (the config cache's). */
+export function planBundles(
+  selected: ResolvedBundle[],
+  runtimeHash: string,
+  previous: Manifest,
+  outDir: string,
+  known?: ReadonlyMap<ResolvedBundle, string>,
+): Plan {
   const previousByKey = new Map(previous.bundles.map((b) => [`${b.site}/${b.env}`, b]));
   const plan: Plan = { toBuild: [], reused: [] };
   for (const bundle of selected) {
-    const inputsHash = inputsHashOf(runtimeHash, bundle);
+    const inputsHash = known?.get(bundle) ?? inputsHashOf(runtimeHash, bundle);
     const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
     if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) plan.reused.push({ bundle, old });
     else plan.toBuild.push({ bundle, inputsHash });

@@ -10,7 +10,7 @@ import type { Manifest } from "./manifest.js";
 /** Writes the built bundles (hashed name and alias) and the manifest, then prunes against `previous`. */
 export async function writeDist(
   outDir: string,
-  outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string }>,
+  outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string | Uint8Array }>,
   manifest: Manifest,
   previous: Manifest,
 ): Promise<void> {
@@ -31,7 +31,7 @@ export async function writeDist(
  * the directories made for them; a failure while renaming puts back what
  * was renamed (the earlier content of a replaced file, kept in memory).
  */
-export async function commitFiles(files: Array<{ path: string; data: string; named?: boolean }>): Promise<void> {
+export async function commitFiles(files: Array<{ path: string; data: string | Uint8Array; named?: boolean }>): Promise<void> {
   const tmp = (path: string) => `${path}.tmp-${process.pid}`;
   const madeDirs: string[] = [];
   /** Removes the temporaries and the directories made for them. */

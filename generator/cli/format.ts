@@ -25,6 +25,7 @@ export function median(values: number[]): number {
 
 export function summaryTable(result: BuildResult): string {
   const gz = result.bundles.map((b) => b.gzipBytes);
+  const br = result.bundles.map((b) => b.brotliBytes);
   const largest = [...result.bundles].sort((a, b) => b.gzipBytes - a.gzipBytes)[0];
   const rows: Array<[string, string]> = [
     ["bundles built", String(result.built)],
@@ -32,7 +33,14 @@ export function summaryTable(result: BuildResult): string {
     ["runtime pieces compiled", String(result.piecesCompiled)],
     ["total gzip", formatBytes(gz.reduce((a, b) => a + b, 0))],
     ["median gzip", formatBytes(median(gz))],
-    ["largest bundle", largest ? `${largest.env}/${largest.site} ${formatBytes(largest.gzipBytes)} gzip (${formatBytes(largest.bytes)} min)` : "-"],
+    ["total brotli", formatBytes(br.reduce((a, b) => a + b, 0))],
+    ["median brotli", formatBytes(median(br))],
+    [
+      "largest bundle",
+      largest
+        ? `${largest.env}/${largest.site} ${formatBytes(largest.gzipBytes)} gzip, ${formatBytes(largest.brotliBytes)} brotli (${formatBytes(largest.bytes)} min)`
+        : "-",
+    ],
     ["time", `${(result.timeMs / 1000).toFixed(2)} s`],
   ];
   return `\n${table(["summary", ""], rows)}`;

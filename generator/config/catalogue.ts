@@ -45,6 +45,8 @@ export interface LoadOptions {
   sitesDir: string;
   /** Module names the runtime registry offers. */
   moduleNames: readonly string[];
+  /** Load only these files of the folder (cached-load.ts: _org.yaml and the site files its cache missed). */
+  only?: readonly string[];
 }
 
 export type Plain = Record<string, unknown>;

@@ -28,7 +28,7 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   const catalogue: Catalogue = { sitesDir: options.sitesDir, sites: [], bundles: [], diagnostics, files: [] };
 
   // 1. Parse: every file, with positions.
-  const read = await readSources(options.sitesDir, diagnostics);
+  const read = await readSources(options.sitesDir, diagnostics, options.only);
   if (!read.readable) return catalogue;
   catalogue.files = read.files;
   const { display } = read;

@@ -24,13 +24,13 @@ export interface CatalogueSources {
   readable: boolean;
 }
 
-export async function readSources(sitesDir: string, diagnostics: Diagnostic[]): Promise<CatalogueSources> {
+export async function readSources(sitesDir: string, diagnostics: Diagnostic[], only?: readonly string[]): Promise<CatalogueSources> {
   const parent = dirname(sitesDir);
   const display = (abs: string) => relative(parent, abs) || abs;
   const out: CatalogueSources = { names: [], sources: new Map(), files: [], display, readable: true };
   let names: string[];
   try {
-    names = (await readdir(sitesDir)).filter((n) => n.endsWith(".yaml") || n.endsWith(".yml")).sort();
+    names = (await readdir(sitesDir)).filter((n) => (n.endsWith(".yaml") || n.endsWith(".yml")) && (!only || only.includes(n))).sort();
   } catch {
     diagnostics.push({ ...DIAGNOSTICS.sitesDirUnreadable(display(sitesDir)), file: display(sitesDir) });
     return { ...out, readable: false };

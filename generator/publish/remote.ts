@@ -4,8 +4,9 @@
  * ETag it answers with the MD5 of what was sent. The SHA-384 integrity rides
  * along as object metadata (x-amz-meta-integrity).
  */
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { createHash } from "node:crypto";
+import { s3Sdk } from "./sdk.js";
 
 export const CONTENT_TYPE_JS = "text/javascript; charset=utf-8";
 export const CONTENT_TYPE_JSON = "application/json; charset=utf-8";
@@ -22,7 +23,7 @@ const isNotFound = (err: unknown) => {
 /** The object's bytes, or undefined when there is none. */
 export async function getObject(s3: S3Client, bucket: string, key: string): Promise<Buffer | undefined> {
   try {
-    const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const out = await s3.send(new (s3Sdk().GetObjectCommand)({ Bucket: bucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
   } catch (err) {
     if (isNotFound(err)) return undefined;
@@ -39,7 +40,7 @@ export interface PutOptions {
 export async function putObject(s3: S3Client, bucket: string, key: string, data: Uint8Array, options: PutOptions): Promise<void> {
   const digest = md5(data);
   const out = await s3.send(
-    new PutObjectCommand({
+    new (s3Sdk().PutObjectCommand)({
       Bucket: bucket,
       Key: key,
       Body: data,
@@ -59,7 +60,7 @@ export async function listObjects(s3: S3Client, bucket: string, prefix: string):
   const out: Array<{ key: string; lastModified?: Date }> = [];
   let token: string | undefined;
   do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await s3.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
     for (const o of page.Contents ?? []) if (o.Key) out.push({ key: o.Key, lastModified: o.LastModified });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);

@@ -5,7 +5,8 @@
  * with an endpoint, and a count of the requests sent (the summary and the
  * benchmark report it).
  */
-import { S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { s3Sdk } from "./sdk.js";
 
 export interface Target {
   bucket: string;
@@ -45,7 +46,7 @@ export interface CountingClient {
 export function createClient(options: ClientOptions = {}): CountingClient {
   // The SDK is pinned (package.json); its warning about the Node versions of its later releases is no diagnostic of ours.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-  const s3 = new S3Client({
+  const s3 = new (s3Sdk().S3Client)({
     region: options.region ?? process.env.AWS_REGION ?? "us-east-1",
     ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
     maxAttempts: options.maxAttempts ?? 3,

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync, constants as zlib } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // Cold compiles: generous on a loaded two-core machine.
@@ -74,7 +74,7 @@ describe("the compiler", () => {
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
     expect(keys).toEqual([...keys].sort());
     for (const entry of manifest.bundles) {
-      expect(Object.keys(entry).sort()).toEqual(["alias", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
+      expect(Object.keys(entry).sort()).toEqual(["alias", "brotliBytes", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
       const bytes = readFileSync(join(out1, entry.file));
       expect(entry.file).toBe(`${entry.env}/${entry.site}/sitetags.${createHash("sha256").update(bytes).digest("hex").slice(0, 10)}.min.js`);
       expect(entry.alias).toBe(`${entry.env}/${entry.site}/sitetags.min.js`);
@@ -83,6 +83,12 @@ describe("the compiler", () => {
       expect(entry.integrity).toBe(`sha384-${createHash("sha384").update(bytes).digest("base64")}`);
       expect(Math.abs(entry.gzipBytes - gzipSync(bytes, { level: 9 }).length)).toBe(0);
       expect(gunzipSync(gzipSync(bytes)).equals(bytes)).toBe(true);
+      // Quality 11 in the window `brotli -q 11 FILE` takes: the smallest that holds the file.
+      let lgwin = 10;
+      while (lgwin < 24 && 2 ** lgwin - 16 < bytes.length) lgwin++;
+      const brotli = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: lgwin } });
+      expect(entry.brotliBytes).toBe(brotli.length);
+      expect(brotliDecompressSync(brotli).equals(bytes)).toBe(true);
     }
     expect(JSON.stringify(manifest)).not.toMatch(/20\d\d-\d\d-\d\dT/);
   });
@@ -103,6 +109,11 @@ describe("the compiler", () => {
     const warm = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
     expect(warm.built).toBe(0);
     expect(warm.reused).toBe(cold.bundles.length);
+    // A reused bundle reports the bytes per piece its build measured (kept in the cache by inputsHash), and without that record it links to measure them again: the same either way.
+    const measured = (r: BuildResult) => r.bundles.map((b) => [b.site, b.env, b.moduleBytes, b.brotliBytes]);
+    expect(measured(warm)).toEqual(measured(cold));
+    rmSync(join(cache, "module-bytes.json"));
+    expect(measured(await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache }))).toEqual(measured(cold));
     const goFile = join(sites, "go.yaml");
     writeFileSync(goFile, `${readFileSync(goFile, "utf8")}\ntiming:\n  pageLoad: 3000\n`);
     const changed = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });

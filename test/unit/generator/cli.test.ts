@@ -251,7 +251,8 @@ describe("the sitetags CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/bundles built +\d+/);
     expect(r.stdout).toMatch(/median gzip/);
-    expect(r.stdout).toMatch(/largest bundle/);
+    expect(r.stdout).toMatch(/median brotli +\d/);
+    expect(r.stdout).toMatch(/largest bundle +\S+ [\d.]+ KiB gzip, [\d.]+ KiB brotli/);
     const inProcess = tempDir("out");
     const result = await build({ sites: ["clep", "go"], outDir: inProcess, cacheDir: tempDir("cache") });
     expect(result.ok).toBe(true);

@@ -45,6 +45,7 @@ beforeAll(async () => {
       alias: `${env}/satreg/sitetags.min.js`,
       bytes: code.length,
       gzipBytes: 10,
+      brotliBytes: 9,
       integrity: `sha384-${createHash("sha384").update(code).digest("base64")}`,
       modules: [],
       inputsHash: env,

@@ -14,6 +14,7 @@ function bundle(env: string): BundleInfo {
     alias: `${env}/bigfuture/sitetags.min.js`,
     bytes: 1000,
     gzipBytes: 500,
+    brotliBytes: 450,
     integrity: "sha384-x",
     modules: ["survey"],
     inputsHash: env,

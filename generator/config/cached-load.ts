@@ -1,0 +1,193 @@
+/**
+ * The catalogue through a cache of each site file's outcome (issue #21: at
+ * 600 sites, a rebuild spent most of its time parsing and validating YAML
+ * that had not changed). A site file that loaded without a single
+ * diagnostic is kept in `CACHE/config/KEY.json`: its checked model and its
+ * resolved bundles (with their inputsHash). KEY is the sha256 of everything
+ * that decides that outcome: the file's name and bytes, _org.yaml's name and
+ * bytes (every site's settings are merged over it), the generator hash
+ * (the sources of generator/config, generator/bundle and runtime-modules,
+ * which hold the schemas, the checks and the runtime registry, and the
+ * toolchain versions), the versions of the parsing and checking packages,
+ * the module names and where the files are shown from. A change to any of
+ * them is another key: a miss.
+ *
+ * Only the files that miss go through loadCatalogue (with _org.yaml); the
+ * checks across files (each code once, each host once, host patterns) run
+ * again over every site's cached codes and hosts. Whenever anything is not
+ * clean (a diagnostic, even a warning, in the files loaded; a clash across
+ * files; an unreadable or undecodable file; no cached organisation file) the
+ * whole catalogue is loaded from YAML as before, so diagnostics and their
+ * order are exactly loadCatalogue's.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { readdir, readFile, rm } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
+import { ORG_FILE, type Catalogue, type LoadOptions, type ResolvedBundle, type SiteModel } from "./catalogue.js";
+import type { OrgFile } from "./schema.js";
+
+/** Bumped when the shape of a cache entry changes. */
+const FORMAT = "1";
+/** Packages whose behaviour decides a file's outcome besides our sources (parsing, schemas, selector and ReDoS checks). */
+const PACKAGES = ["yaml", "zod", "css-what", "recheck"];
+
+interface SiteEntry {
+  site: SiteModel;
+  bundles: Array<ResolvedBundle & { inputsHash: string }>;
+}
+
+export interface CachedLoadOptions extends LoadOptions {
+  cacheDir: string;
+  /** The generator hash (computeRuntimeHash): any change to the generator's or runtime's sources misses every entry. */
+  generatorHash: string;
+  /** Each bundle's inputsHash, kept with it (the build's plan compares it with the manifest's). */
+  inputsHashOf: (bundle: ResolvedBundle) => string;
+  /** The package root, for the packages' versions. */
+  root: string;
+}
+
+export interface CachedLoad {
+  catalogue: Catalogue;
+  /** Site files whose outcome came from the cache. */
+  hits: number;
+  /** Site files parsed and checked (all of them when the whole catalogue was loaded from YAML). */
+  parsed: number;
+  /** Each bundle's inputsHash, when it came from the cache. */
+  inputsHashes: Map<ResolvedBundle, string>;
+}
+
+const sha256 = (...parts: Array<string | Uint8Array>) => {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\0");
+  return h.digest("hex");
+};
+
+function packageVersions(root: string): string {
+  return PACKAGES.map((name) => {
+    const file = join(root, "node_modules", name, "package.json");
+    return `${name}@${existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version : "missing"}`;
+  }).join(",");
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The file's text, or undefined when it is not valid UTF-8 (loadCatalogue then reports it). */
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the catalogue's codes and hosts clash across files (each code once, each host once, no host below another site's pattern). */
+function clashAcrossFiles(sites: readonly SiteModel[]): boolean {
+  const codes = new Set<string>();
+  const hostOwner = new Map<string, string>();
+  for (const site of sites) {
+    if (codes.has(site.code)) return true;
+    codes.add(site.code);
+    for (const env of site.envs)
+      for (const host of site.data.hosts[env] ?? []) {
+        const owner = hostOwner.get(host);
+        if (owner !== undefined) return true;
+        hostOwner.set(host, site.code);
+      }
+  }
+  for (const [pattern, site] of hostOwner) {
+    if (!pattern.startsWith("*.")) continue;
+    const suffix = pattern.slice(1);
+    for (const [host, owner] of hostOwner)
+      if (owner !== site && host !== pattern && (host.endsWith(suffix) || (host.startsWith("*.") && host.slice(1).endsWith(suffix)))) return true;
+  }
+  return false;
+}
+
+export async function loadCatalogueCached(options: CachedLoadOptions): Promise<CachedLoad> {
+  const { sitesDir, cacheDir } = options;
+  const dir = join(cacheDir, "config");
+  const full = async (): Promise<CachedLoad> => {
+    const { loadCatalogue } = await import("./load.js");
+    const catalogue = await loadCatalogue(options);
+    return { catalogue, hits: 0, parsed: catalogue.files.filter((f) => f.file !== ORG_FILE).length, inputsHashes: new Map() };
+  };
+
+  let names: string[];
+  try {
+    names = (await readdir(sitesDir)).filter((n) => n.endsWith(".yaml") || n.endsWith(".yml")).sort();
+  } catch {
+    return full();
+  }
+  if (!names.includes(ORG_FILE)) return full();
+  const read = await Promise.all(names.map((n) => readFile(join(sitesDir, n)).catch(() => undefined)));
+  const texts = read.map((bytes) => bytes && decode(bytes));
+  if (texts.some((t) => t === undefined)) return full();
+  const files = names.map((file, i) => ({ file, text: texts[i]! }));
+  const parent = dirname(sitesDir);
+  const display = (name: string) => relative(parent, join(sitesDir, name)) || name;
+  const orgIndex = names.indexOf(ORG_FILE);
+  const common = sha256(FORMAT, options.generatorHash, packageVersions(options.root), options.moduleNames.join(","), display(ORG_FILE), read[orgIndex]!);
+  const keyOf = (i: number) => sha256(common, display(names[i]), read[i]!);
+  const siteIndexes = names.flatMap((n, i) => (n.startsWith("_") ? [] : [i]));
+  const entryFile = (key: string) => join(dir, `${key.slice(0, 32)}.json`);
+
+  const [org, ...cached] = await Promise.all([
+    cachedJson<{ org: OrgFile }>(entryFile(common)),
+    ...siteIndexes.map((i) => cachedJson<SiteEntry>(entryFile(keyOf(i)))),
+  ]);
+  const missed = siteIndexes.filter((_, j) => !cached[j]);
+  let catalogue: Catalogue;
+  if (!org || missed.length === siteIndexes.length) {
+    // Nothing to reuse: the whole catalogue from YAML, remembered if clean.
+    const loaded = await full();
+    catalogue = loaded.catalogue;
+    if (catalogue.diagnostics.length || !catalogue.org) return loaded;
+  } else if (missed.length) {
+    const { loadCatalogue } = await import("./load.js");
+    catalogue = await loadCatalogue({ ...options, only: [ORG_FILE, ...missed.map((i) => names[i])] });
+    if (catalogue.diagnostics.length) return full();
+  } else catalogue = { sitesDir, org: org.org, sites: [], bundles: [], diagnostics: [], files: [] };
+
+  // The fresh outcomes, per site file, remembered for next time.
+  const fresh = new Map<string, SiteEntry>();
+  for (const site of catalogue.sites) {
+    const bundles = catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) }));
+    fresh.set(site.file, { site, bundles });
+  }
+  const entries: SiteEntry[] = [];
+  const writes: Array<Promise<void>> = [];
+  if (!org) writes.push(writeAtomic(entryFile(common), JSON.stringify({ org: catalogue.org })));
+  for (const [j, i] of siteIndexes.entries()) {
+    const entry = cached[j] ?? fresh.get(display(names[i]));
+    // A missed file that yielded no site (none should, without a diagnostic): load it all as before.
+    if (!entry) return full();
+    entries.push(entry);
+    if (!cached[j]) writes.push(writeAtomic(entryFile(keyOf(i)), JSON.stringify(entry)));
+  }
+  if (clashAcrossFiles(entries.map((e) => e.site))) return full();
+  // A cache that cannot be written is only slower next time.
+  await Promise.all(writes.map((w) => w.catch(() => undefined)));
+  if (writes.length) await prune(dir, new Set([common, ...siteIndexes.map(keyOf)].map((k) => `${k.slice(0, 32)}.json`)));
+
+  const inputsHashes = new Map<ResolvedBundle, string>();
+  const bundles: ResolvedBundle[] = [];
+  for (const entry of entries)
+    for (const { inputsHash, ...bundle } of entry.bundles) {
+      inputsHashes.set(bundle, inputsHash);
+      bundles.push(bundle);
+    }
+  return {
+    catalogue: { sitesDir, org: catalogue.org, sites: entries.map((e) => e.site), bundles, diagnostics: [], files },
+    hits: siteIndexes.length - missed.length,
+    parsed: missed.length,
+    inputsHashes,
+  };
+}
+
+/** Removes the entries of files and inputs that are gone, so the cache does not grow with every edit. */
+async function prune(dir: string, keep: Set<string>) {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => n.endsWith(".json") && !keep.has(n)).map((n) => rm(join(dir, n), { force: true })));
+}

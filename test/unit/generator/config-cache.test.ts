@@ -1,0 +1,96 @@
+/**
+ * The config cache (generator/config/cached-load.ts, issue #21): a site
+ * file's checked outcome is reused only while everything that decides it is
+ * unchanged, and the catalogue it gives is loadCatalogue's.
+ */
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { MODULE_NAMES } from "../../../generator/bundle/build.js";
+import { computeRuntimeHash } from "../../../generator/bundle/hash.js";
+import { inputsHashOf } from "../../../generator/bundle/plan.js";
+import { loadCatalogueCached } from "../../../generator/config/cached-load.js";
+import { loadCatalogue } from "../../../generator/config/load.js";
+import { copyCatalogue, REPO, tempDir } from "../../helpers/fs.js";
+
+vi.setConfig({ testTimeout: 180_000 });
+
+const GENERATOR = computeRuntimeHash(REPO);
+
+function load(sitesDir: string, cacheDir: string, generatorHash = GENERATOR) {
+  return loadCatalogueCached({
+    sitesDir,
+    cacheDir,
+    moduleNames: MODULE_NAMES,
+    generatorHash,
+    inputsHashOf: (b) => inputsHashOf(generatorHash, b),
+    root: REPO,
+  });
+}
+
+const siteFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".yaml") && !n.startsWith("_")).length;
+
+/** The cached load gives exactly the catalogue loaded from YAML, with each bundle's inputsHash. */
+async function expectSameAsYaml(sitesDir: string, got: Awaited<ReturnType<typeof load>>) {
+  const fromYaml = await loadCatalogue({ sitesDir, moduleNames: MODULE_NAMES });
+  expect(got.catalogue).toEqual(fromYaml);
+  for (const b of got.catalogue.bundles) if (got.inputsHashes.has(b)) expect(got.inputsHashes.get(b)).toBe(inputsHashOf(GENERATOR, b));
+}
+
+describe("the config cache", () => {
+  it("an unchanged catalogue comes whole from the cache, and it is the catalogue loaded from YAML", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    const cold = await load(sites, cache);
+    expect(cold).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
+    await expectSameAsYaml(sites, cold);
+    const warm = await load(sites, cache);
+    expect(warm).toMatchObject({ hits: siteFiles(sites), parsed: 0 });
+    expect(warm.inputsHashes.size).toBe(warm.catalogue.bundles.length);
+    await expectSameAsYaml(sites, warm);
+  });
+
+  it("a changed site file is parsed and checked again, and only it", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    await load(sites, cache);
+    const go = join(sites, "go.yaml");
+    writeFileSync(go, `${readFileSync(go, "utf8")}\ntiming:\n  pageLoad: 3456\n`);
+    const changed = await load(sites, cache);
+    expect(changed).toMatchObject({ hits: siteFiles(sites) - 1, parsed: 1 });
+    expect(changed.catalogue.bundles.filter((b) => b.site === "go").map((b) => b.config.timing.pageLoad)).toEqual(
+      changed.catalogue.bundles.filter((b) => b.site === "go").map(() => 3456),
+    );
+    await expectSameAsYaml(sites, changed);
+  });
+
+  it("a changed _org.yaml (even a comment) or a changed generator misses every site file", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    await load(sites, cache);
+    const org = join(sites, "_org.yaml");
+    writeFileSync(org, `${readFileSync(org, "utf8")}\n# edited\n`);
+    const afterOrg = await load(sites, cache);
+    expect(afterOrg).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
+    await expectSameAsYaml(sites, afterOrg);
+    expect(await load(sites, cache, `${GENERATOR}-changed`)).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
+    // The entries of inputs that are gone are pruned: one per site file and one for the organisation file remain.
+    expect(readdirSync(join(cache, "config")).length).toBe(siteFiles(sites) + 1);
+  });
+
+  it("a file with a problem, or a clash across files, gives loadCatalogue's diagnostics, whatever the cache holds", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    await load(sites, cache);
+    // A new site claiming go's hosts: each file is clean alone, the clash is across files.
+    const copy = readFileSync(join(sites, "go.yaml"), "utf8").replace(/^code: go$/m, "code: gocopy");
+    writeFileSync(join(sites, "gocopy.yaml"), copy);
+    const clash = await load(sites, cache);
+    expect(clash.catalogue.diagnostics.some((d) => d.code === "CONFIG_HOST_CONFLICT")).toBe(true);
+    await expectSameAsYaml(sites, clash);
+    writeFileSync(join(sites, "gocopy.yaml"), copy.replace(/^hosts:/m, "unknownKey: 1\nhosts:"));
+    const invalid = await load(sites, cache);
+    expect(invalid.catalogue.diagnostics.length).toBeGreaterThan(1);
+    await expectSameAsYaml(sites, invalid);
+  });
+});
