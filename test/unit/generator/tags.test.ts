@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SettingsSchema } from "../../../generator/config/schema.js";
+import { ORG_VARIABLES } from "../runtime-modules/helpers/variables";
 import { checkTags, earliestTagLifecycle, neverGrantedWhy, resolveTags } from "../../../generator/config/tags-check.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
 import { MODULE_NAMES } from "../../../generator/bundle/plan.js";
@@ -21,7 +22,13 @@ import { registry } from "../../../runtime-modules/registry";
 const TAG_MODULES = ["tags", "rum", "beacon", "adTracker"] as const;
 
 const settings = (tags: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  SettingsSchema.parse({ analytics: { orgId: "A@AdobeOrg", datastreamId: "d", reportSuite: "r" }, budget: { gzipBytes: 20000 }, tags, ...extra });
+  SettingsSchema.parse({
+    analytics: { orgId: "A@AdobeOrg", datastreamId: "d", reportSuite: "r" },
+    budget: { gzipBytes: 20000 },
+    analyticsVariables: ORG_VARIABLES,
+    tags,
+    ...extra,
+  });
 
 describe("section 9: the lifecycle point a category prescribes", () => {
   it('"Performance tags ... at extensions or page top; functional and program tags ... and marketing tags ... at DOM ready"', () => {
