@@ -3,6 +3,7 @@ import type { ModuleServices } from "./types";
 import type { Lifecycle } from "./lifecycle";
 import { onDomReady } from "./dom-ready";
 import { errorText } from "./log";
+import { firePixel } from "./fire-pixel";
 import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TAG_LOADED } from "./messages";
 
 /**
@@ -74,27 +75,10 @@ export function settingsFor(tag: Pick<ResolvedTag, "settings" | "hostSettings">,
   return out;
 }
 
-/** A 1x1 image or a hidden iframe; settles on load or error. */
-function insertElement(doc: Document, kind: "pixel" | "iframe", src: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const element = doc.createElement(kind === "pixel" ? "img" : "iframe");
-    element.setAttribute("width", "1");
-    element.setAttribute("height", "1");
-    element.setAttribute("alt", "");
-    element.setAttribute("aria-hidden", "true");
-    if (kind === "iframe") element.setAttribute("tabindex", "-1");
-    element.style.cssText = "position:absolute;width:1px;height:1px;border:0;visibility:hidden";
-    element.onload = () => resolve();
-    element.onerror = () => reject(new Error(src));
-    element.setAttribute("src", src);
-    (doc.body || doc.documentElement).appendChild(element);
-  });
-}
-
 /** Injects the tag: its script (nonce, data- attributes), image or frame. */
 export function injectTag(services: Pick<TagServices, "win" | "loadScript">, tag: ResolvedTag): Promise<void> {
   if (tag.kind === "script") return services.loadScript(tag.src, { id: "sitetags-tag-" + tag.code, attributes: tag.attributes });
-  return insertElement(services.win.document, tag.kind, tag.src);
+  return firePixel(services.win.document, tag.src, tag.kind === "pixel" ? "image" : "iframe");
 }
 
 /**

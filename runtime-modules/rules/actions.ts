@@ -3,6 +3,7 @@ import type { Analytics, ConsentGate, LoadScript, Logger } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
 import { atEarliestLifecycle } from "../core/lifecycle";
+import { firePixel } from "../core/fire-pixel";
 
 export interface ActionContext {
   analytics: Analytics;
@@ -40,22 +41,6 @@ function afterConsent(consent: ConsentGate, doc: Document, tag: string, category
   );
   step.waitsForConsent = () => waiting;
   return step;
-}
-
-/** Fires a 1x1 image or a hidden iframe; settles on load or error. */
-export function firePixel(doc: Document, src: string, kind: "image" | "iframe"): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const element = doc.createElement(kind === "image" ? "img" : "iframe");
-    element.setAttribute("width", "1");
-    element.setAttribute("height", "1");
-    element.setAttribute("alt", "");
-    element.setAttribute("aria-hidden", "true");
-    element.style.cssText = "position:absolute;width:1px;height:1px;border:0;visibility:hidden";
-    element.onload = () => resolve();
-    element.onerror = () => reject(new Error("pixel failed: " + src));
-    element.setAttribute("src", src);
-    (doc.body || doc.documentElement).appendChild(element);
-  });
 }
 
 /**
