@@ -6,19 +6,22 @@
  * banner that never loads, and consent granted late (tags load then, once).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
+import {
+  buildBundles,
+  CONSENT_CATEGORIES,
+  groupsFor,
+  settle,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type ConsentCategoryName,
+  type TestPage,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 
-const CATEGORIES = ["performance", "functional", "marketing", "programFunctional", "programMarketing"] as const;
-type Category = (typeof CATEGORIES)[number];
-const GROUP: Record<Category, string> = {
-  performance: "C0002",
-  functional: "C0003",
-  marketing: "C0004",
-  programFunctional: "C0005",
-  programMarketing: "C0006",
-};
+const CATEGORIES = CONSENT_CATEGORIES;
+type Category = ConsentCategoryName;
 
 /** One rule per category, each loading its own third-party script on library load. */
 const tagRules = CATEGORIES.map(
@@ -82,7 +85,6 @@ beforeAll(async () => {
 }, 240_000);
 
 const requested = () => new Set(h.web.find({ host: "tags.vendor.example" }).map((r) => r.path.replace(/^\/|\.js$/g, "")));
-const groupsFor = (cats: Category[]) => `,C0001,${cats.map((c) => GROUP[c]).join(",")},`;
 
 async function run(bundle: Bundle, url: string, options: { groups?: string; initScripts?: string[]; referer?: string } = {}) {
   const page = h.web.page(url, { bundle });

@@ -13,20 +13,22 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedTag } from "../../generator/config/bundle-config.js";
-import { buildBundles, settle, tempCatalogue, useBrowserHarness, type Bundle, type TestPage } from "./harness/index.js";
+import {
+  buildBundles,
+  CONSENT_CATEGORIES,
+  groupsFor,
+  settle,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type ConsentCategoryName,
+  type TestPage,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 
-const CATEGORIES = ["performance", "functional", "marketing", "programFunctional", "programMarketing"] as const;
-type Category = (typeof CATEGORIES)[number];
-const GROUP: Record<Category, string> = {
-  performance: "C0002",
-  functional: "C0003",
-  marketing: "C0004",
-  programFunctional: "C0005",
-  programMarketing: "C0006",
-};
-const groupsFor = (cats: readonly Category[]) => `,C0001,${cats.map((c) => GROUP[c]).join(",")},`;
+const CATEGORIES = CONSENT_CATEGORIES;
+type Category = ConsentCategoryName;
 
 /** One tag of each category, each kind, a window-loaded one, and one excluded by its own app id list. */
 const LAB = `code: taglab

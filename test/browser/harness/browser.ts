@@ -35,6 +35,19 @@ export const CONSENT = {
   all: ",C0001,C0002,C0003,C0004,C0005,C0006,",
 } as const;
 
+/** The banner's consent categories, each with its group id (sites/_org.yaml consent.groups). */
+export const CONSENT_CATEGORIES = ["performance", "functional", "marketing", "programFunctional", "programMarketing"] as const;
+export type ConsentCategoryName = (typeof CONSENT_CATEGORIES)[number];
+export const CONSENT_GROUP: Record<ConsentCategoryName, string> = {
+  performance: "C0002",
+  functional: "C0003",
+  marketing: "C0004",
+  programFunctional: "C0005",
+  programMarketing: "C0006",
+};
+/** The OnetrustActiveGroups string of a banner choice: strictly necessary plus these categories. */
+export const groupsFor = (categories: readonly ConsentCategoryName[]) => `,C0001,${categories.map((c) => CONSENT_GROUP[c]).join(",")},`;
+
 /** The banner's window event the runtime listens to (runtime-modules/core/consent.ts). */
 export const CONSENT_EVENT = "consent.onetrust";
 
