@@ -131,7 +131,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   }
 
   // 5. Link: the pieces and the config, hashed, measured and checked.
-  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick);
+  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir);
   reports.push(...outputs.map((o) => o.report));
   if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
   phase("bundles");

@@ -18,6 +18,7 @@ import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 import { sha256, sha384Integrity } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
 import { coreOf, hasDevChecks } from "./plan.js";
+import { cachedSizes } from "./sizes.js";
 import { trimConfig } from "./trim-config.js";
 
 export interface BundleReport extends ManifestEntry {
@@ -139,15 +140,23 @@ function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle)
   return out;
 }
 
-/** Links, hashes, measures (bytes, gzip, brotli) and checks the bundles to build, LINK_CONCURRENCY at a time (compression on the thread pool). */
+/**
+ * Links, hashes, measures (bytes, gzip, brotli) and checks the bundles to build, LINK_CONCURRENCY at a time (compression on the thread pool).
+ * With a cacheDir, bytes measured before are not compressed again (sizes.ts).
+ */
 export async function linkBundles(
   toBuild: ReadonlyArray<{ bundle: ResolvedBundle; inputsHash: string }>,
   set: PieceSet,
   onBundle: (label: string) => void,
+  cacheDir?: string,
 ): Promise<{ outputs: Array<{ report: BundleReport; code: Buffer }>; diagnostics: Diagnostic[] }> {
   const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
     const { code, moduleBytes } = linkBundle(set, bundle);
-    const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
+    const measure = async () => {
+      const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
+      return { gzipBytes, brotliBytes };
+    };
+    const { gzipBytes, brotliBytes } = cacheDir === undefined ? await measure() : await cachedSizes(cacheDir, code, measure);
     const hash = sha256(code).slice(0, 10);
     const dir = `${bundle.env}/${bundle.site}`;
     const report: BundleReport = {
