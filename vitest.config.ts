@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./test/sequencer.js";
 
 /**
  * The load test (test/browser/load.test.ts) measures the main thread of a page
@@ -19,6 +20,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Browser tests each start Chromium; two cores, so at most two files at once.
     maxWorkers: 2,
+    // The longest files first (test/sequencer.ts), so that both workers finish together.
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });
