@@ -103,7 +103,9 @@ describe("the compiler", () => {
   it('"Incremental: a bundle whose inputs are unchanged is not rebuilt"; one changed site rebuilds only its bundles', async () => {
     const sites = copyCatalogue();
     const out = tempDir("out");
+    // A copy of the first build's cache: its compiled pieces (no second cold compile), and a record of its own to edit.
     const cache = tempDir("cache");
+    cpSync(cache1, cache, { recursive: true });
     const cold = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
     expect(cold.built).toBe(cold.bundles.length);
     const warm = await build({ ...SUBSET, sitesDir: sites, outDir: out, cacheDir: cache });
@@ -129,7 +131,7 @@ describe("the compiler", () => {
   it('"a failed build (bad config, compile error, over budget) leaves dist/ byte-for-byte as it was": over budget', async () => {
     const sites = copyCatalogue();
     const out = tempDir("out");
-    const cache = tempDir("cache");
+    const cache = cache1;
     expect((await build({ sites: ["go", "clep"], sitesDir: sites, outDir: out, cacheDir: cache })).ok).toBe(true);
     const before = snapshotTree(out);
     const clepFile = join(sites, "clep.yaml");

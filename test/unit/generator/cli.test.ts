@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 vi.setConfig({ testTimeout: 120_000 });
 import { build } from "../../../generator/bundle/build.js";
 import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
+import { warmSharedCache } from "../../helpers/shared-cache.js";
 
 const BIN = join(REPO, "bin", "sitetags.js");
 
@@ -189,8 +190,9 @@ describe("the sitetags CLI", () => {
     expect(text.stdout).toMatch(/^site +name +app id/);
   });
 
-  it("inspect SITE --env ENV: which modules a bundle holds and why, bytes per module", () => {
-    const cache = tempDir("cache");
+  it("inspect SITE --env ENV: which modules a bundle holds and why, bytes per module", async () => {
+    // The repository's compile cache: inspect's report, not a cold compile, is under test here.
+    const cache = await warmSharedCache();
     const r = cli(["inspect", "clep", "--env", "prod", "--cache", cache, "--out", tempDir("out")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^prod\/clep: [\d.]+ KiB minified, [\d.]+ KiB gzip/);
@@ -208,8 +210,9 @@ describe("the sitetags CLI", () => {
     expect(sum(qa)).toBe(qa.bytes);
   });
 
-  it("inspect SITE --env ENV lists the bundle's declared tags with category, lifecycle and source (issue 20)", () => {
-    // The worktree's own compile cache (.sitetags-cache/): a fresh one recompiles the whole runtime first.
+  it("inspect SITE --env ENV lists the bundle's declared tags with category, lifecycle and source (issue 20)", async () => {
+    // The worktree's own compile cache (.sitetags-cache/, the default): a fresh one recompiles the whole runtime first.
+    await warmSharedCache();
     const r = cli(["inspect", "newsroom", "--env", "qa", "--out", tempDir("out")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nrum +performance +pageTop +script +rum +sites\/newsroom\.yaml:\d+:\d+/);
@@ -259,9 +262,9 @@ describe("the sitetags CLI", () => {
     expect(snapshotTree(out)).toEqual(snapshotTree(inProcess));
   });
 
-  it('build --json: machine-readable result; "A build that fails leaves dist/ exactly as it was" (exit 3 on over budget)', () => {
+  it('build --json: machine-readable result; "A build that fails leaves dist/ exactly as it was" (exit 3 on over budget)', async () => {
     const out = tempDir("out");
-    const cache = tempDir("cache");
+    const cache = await warmSharedCache();
     const ok = cli(["build", "--site", "go", "--env", "prod", "--json", "--out", out, "--cache", cache]);
     expect(ok.code).toBe(0);
     const parsed = JSON.parse(ok.stdout);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { build, type Manifest } from "../../../generator/bundle/build.js";
 import { mergeShards } from "../../../generator/bundle/merge.js";
 import { copyCatalogue, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
+import { warmSharedCache } from "../../helpers/shared-cache.js";
 
 // Cold compiles on a loaded two-core machine: generous.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 600_000 });
@@ -20,7 +21,8 @@ const shardBuild = async (index: number, count: number, sitesDir = SITES) => {
 };
 
 beforeAll(async () => {
-  cacheDir = tempDir("cache");
+  // The repository's compile cache: this file is about merging, not compiling (build.test.ts compiles cold).
+  cacheDir = await warmSharedCache();
   whole = tempDir("whole");
   expect((await build({ outDir: whole, cacheDir })).ok).toBe(true);
   shards = [];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { build } from "../../../../generator/bundle/build.js";
 import { BUCKET, startS3, type LocalS3 } from "../../../helpers/s3.js";
 import { REPO, snapshotTree, tempDir } from "../../../helpers/fs.js";
+import { warmSharedCache } from "../../../helpers/shared-cache.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 600_000 });
 
@@ -26,7 +27,8 @@ let dist: string;
 let shards: string[];
 beforeAll(async () => {
   s3 = await startS3();
-  const cacheDir = tempDir("cache");
+  // The repository's compile cache: these tests are about publishing, not compiling.
+  const cacheDir = await warmSharedCache();
   dist = tempDir("dist");
   expect((await build({ sites: ["go"], outDir: dist, cacheDir })).ok).toBe(true);
   shards = [tempDir("shard"), tempDir("shard")];

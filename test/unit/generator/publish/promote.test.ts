@@ -5,7 +5,8 @@ import { publish } from "../../../../generator/publish/publish.js";
 import { loadCatalogue } from "../../../../generator/config/load.js";
 import { MODULE_NAMES } from "../../../../generator/bundle/build.js";
 import { BUCKET, startS3, type LocalS3 } from "../../../helpers/s3.js";
-import { SITES, tempDir } from "../../../helpers/fs.js";
+import { SITES } from "../../../helpers/fs.js";
+import { warmSharedCache } from "../../../helpers/shared-cache.js";
 import { buildVariant, type Built } from "./fixtures.js";
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 600_000 });
@@ -15,7 +16,8 @@ let A: Built;
 let C: Built;
 beforeAll(async () => {
   s3 = await startS3();
-  const cacheDir = tempDir("cache");
+  // The repository's compile cache: these tests are about publishing, not compiling.
+  const cacheDir = await warmSharedCache();
   A = await buildVariant("A", cacheDir);
   C = await buildVariant("C", cacheDir);
 });

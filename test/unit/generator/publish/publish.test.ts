@@ -4,7 +4,7 @@ import { publish } from "../../../../generator/publish/publish.js";
 import { listReleases, rollback } from "../../../../generator/publish/rollback.js";
 import { createClient } from "../../../../generator/publish/target.js";
 import { BUCKET, startDroppingProxy, startS3, type LocalS3 } from "../../../helpers/s3.js";
-import { tempDir } from "../../../helpers/fs.js";
+import { warmSharedCache } from "../../../helpers/shared-cache.js";
 import { buildVariant, type Built } from "./fixtures.js";
 
 // Cold compiles and a real server on a loaded two-core machine: generous.
@@ -21,7 +21,8 @@ const releaseId = (text: string) => createHash("sha256").update(text).digest("he
 
 beforeAll(async () => {
   s3 = await startS3();
-  const cacheDir = tempDir("cache");
+  // The repository's compile cache: these tests are about publishing, not compiling.
+  const cacheDir = await warmSharedCache();
   A = await buildVariant("A", cacheDir);
   B = await buildVariant("B", cacheDir);
   C = await buildVariant("C", cacheDir);
