@@ -5,16 +5,17 @@
  *
  * Each call builds into a fresh temp outDir (removed after the file's
  * tests, see temp.ts). The compile cache is shared by all test files of a run, and by the
- * following runs: os.tmpdir()/sitetags-test-cache, keyed by the runtime's
- * source hash, so only the first build after a runtime change compiles.
- * vitest runs files in parallel processes, so builds take a lock on the
- * cache (a lock file next to it) and run one at a time.
+ * following runs: the repository's own .sitetags-cache/ (which `npx sitetags
+ * build` fills before `npm test`: its pieces and the sizes of the shipped
+ * bundles are there already), keyed by the runtime's source hash, so only the
+ * first build after a runtime change compiles. vitest runs files in parallel
+ * processes, so builds take a lock on the cache (a lock file in it) and run
+ * one at a time.
  *
  *     const { clep } = await buildBundles({ clep: ["clep", "qa"] });
  *     const bigfutureQa = await buildBundle("bigfuture", "qa");
  */
-import { copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type BundleReport } from "../../../generator/bundle/build.js";
@@ -25,7 +26,7 @@ import { tempDir } from "./temp.js";
 /** The repository's catalogue. */
 export const SITES_DIR = fileURLToPath(new URL("../../../sites/", import.meta.url));
 /** The compile cache shared by the test runs (see above); SITETAGS_TEST_CACHE names another (e.g. a fresh one). */
-export const CACHE_DIR = process.env.SITETAGS_TEST_CACHE || join(tmpdir(), "sitetags-test-cache");
+export const CACHE_DIR = process.env.SITETAGS_TEST_CACHE || fileURLToPath(new URL("../../../.sitetags-cache/", import.meta.url));
 
 export interface Bundle extends ServableBundle {
   site: string;
@@ -115,12 +116,13 @@ export function tempCatalogue(files: Record<string, string | true>): string {
   return dir;
 }
 
-const LOCK_FILE = `${CACHE_DIR}.lock`;
+const LOCK_FILE = join(CACHE_DIR, "test-build.lock");
 /** A lock older than this is taken to be left over, even if its process still runs. */
 const STALE_LOCK_MS = 90_000;
 
 /** Runs work while holding the lock file (it holds the owner's pid; a dead owner's lock is taken over). */
-async function withCacheLock<T>(work: () => Promise<T>): Promise<T> {
+export async function withCacheLock<T>(work: () => Promise<T>): Promise<T> {
+  mkdirSync(CACHE_DIR, { recursive: true });
   for (;;) {
     try {
       writeFileSync(LOCK_FILE, String(process.pid), { flag: "wx" });
