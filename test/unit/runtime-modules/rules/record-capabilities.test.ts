@@ -12,6 +12,9 @@ import { evaluate, type ConditionContext } from "../../../../runtime-modules/rul
 import { runAction, type ActionContext } from "../../../../runtime-modules/rules/actions";
 import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 import type { RuleCondition } from "../../../../generator/config/bundle-config.js";
+import { featureImports, type FeatureSet } from "../../../../generator/bundle/features.js";
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 
 afterEach(() => vi.useRealTimers());
 
@@ -153,5 +156,31 @@ describe("sessionTimer (issue 18: career quiz timing)", () => {
     vi.setSystemTime(9_000);
     t.run("start");
     expect(t.read()).toEqual({ start: "9000" });
+  });
+});
+
+describe("per feature set (a bundle whose rules use neither carries neither)", () => {
+  const root = fileURLToPath(new URL("../../../../runtime-modules", import.meta.url));
+  /** The rule features of a generated core entry, bundled and minified as the build does. */
+  async function core(set: FeatureSet): Promise<string> {
+    const { imports, table } = featureImports(set, root, "");
+    const contents = `${imports.join("\n")}\nexport const table = ${table};`;
+    const out = await build({
+      stdin: { contents, loader: "ts", resolveDir: root },
+      bundle: true,
+      format: "esm",
+      minify: true,
+      write: false,
+      logLevel: "silent",
+    });
+    return out.outputFiles[0].text;
+  }
+  it("sessionTimer and dateAge are in a core only when its rules use them", async () => {
+    const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [] });
+    const both = await core({ conditions: ["dataElement", "dateAge"], actions: ["sendEvent", "sendPageView", "sessionTimer"], events: [] });
+    for (const marker of ["sitetags:timer:", "getFullYear"]) {
+      expect(plain, marker).not.toContain(marker);
+      expect(both, marker).toContain(marker);
+    }
   });
 });
