@@ -452,6 +452,15 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     },
     invalid: [{ why: "no download", fields: { downloads: [] } }],
   },
+  "comms-opt-in": {
+    site: "dashboard",
+    by: "dashboard rules comms-opt-in-email, -sms, -parentdata, -ccparent, -parentemail",
+    record: { eventType: "kiwi.commsOptIn", name: "comms opt-in:email", variables: { events: "event125", eVar178: "email" } },
+    invalid: [
+      { why: '"Comms opt-in ... needs an identity key"', fields: { identityKey: undefined } },
+      { why: '"tracks only channels changed to yes": email set to no, sms no', fields: { email: "no" } },
+    ],
+  },
   // end recA
 };
 
@@ -460,7 +469,6 @@ const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
   "ap-score-view": "the score-portal helpers wired (maxApTestYear) or deleted",
   "ap-score-send": "the score-portal helpers wired (total sent, DI codes once each) or deleted",
   "score-send": "the score-portal helpers wired (total sent, codes once each, dedupe key) or deleted",
-  "comms-opt-in": 'the "only the fields that changed to yes" capability',
   "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
   "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
   "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
