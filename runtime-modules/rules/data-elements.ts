@@ -58,17 +58,17 @@ export function shapeValue(
   value: unknown,
   def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "fieldSeparator" | "lookup" | "truncate">,
 ): unknown {
-  // An object with fields is a list of one (an award: id, name, year).
-  if (def.join !== undefined && (Array.isArray(value) || (def.fields && value && typeof value == "object")))
+  // An object is a list of one (an award: id, name, year, with fields).
+  if (def.join !== undefined && value && typeof value == "object")
     value = ([] as unknown[])
       .concat(value)
-      .map((item) => itemText(item, def.fields, def.fieldSeparator ?? ":"))
+      .map((item) => itemText(item, def.fields, def.fieldSeparator || ":"))
       .filter(Boolean)
       .join(def.join);
-  if (def.lookup && !empty(value)) {
-    // Only the table's own entries ("toString" is no entry).
-    const hit = def.lookup[String(value)];
-    value = typeof hit == "string" ? hit : undefined;
+  if (def.lookup) {
+    // Only the table's own entries ("toString" is no entry); a value it does not name has none.
+    value = def.lookup[String(value)];
+    if (typeof value != "string") return;
   }
   if (typeof value !== "string") return value;
   let text = value;

@@ -105,6 +105,7 @@ export const DataElementSchema = z
       ),
     fieldSeparator: z
       .string()
+      .min(1)
       .max(5)
       .optional()
       .describe('With fields: what joins an item\'s fields (default ":"; ";" for a products string: category;id;quantity;price).'),

@@ -72,6 +72,8 @@ describe("products strings (issue 18: products with category, quantity and price
   });
   it("an object with fields is a list of one (NRP award: id, name, year)", () => {
     expect(shape({ join: "|", fields: ["id", "name", "year"] }, { id: "nrp-ahsp", name: "Award", year: 2024 })).toBe("nrp-ahsp:Award:2024");
+    expect(shape({ join: "|", fields: ["id", "name", "year"] }, undefined)).toBe(undefined);
+    expect(shape({ join: "|" }, { id: "a" })).toBe("");
   });
   it("every product of any list appears once, in order, its fields joined by the separator", () => {
     const product = fc.record({ id: fc.stringMatching(/^[a-z]{1,6}$/), quantity: fc.integer({ min: 1, max: 9 }), price: fc.integer({ min: 0, max: 500 }) });
