@@ -52,8 +52,15 @@ export function findCycles(edges: Record<string, string[]>): string[][] {
   return cycles;
 }
 
+/** The dateAge conditions of a condition tree, with their paths. */
+function dateAges(condition: RuleCondition, path: Path, out: Path[]) {
+  if (condition.type === "dateAge" && condition.atLeastMonths === undefined && condition.lessThanMonths === undefined) out.push(path);
+  else if (condition.type === "not") dateAges(condition.condition, [...path, "condition"], out);
+  else if (condition.type === "allOf" || condition.type === "anyOf") condition.conditions.forEach((c, i) => dateAges(c, [...path, "conditions", i], out));
+}
+
 function conditionRefs(condition: RuleCondition, path: Path, out: Array<{ path: Path; name: string }>) {
-  if (condition.type === "dataElement") out.push({ path: [...path, "name"], name: condition.name });
+  if (condition.type === "dataElement" || condition.type === "dateAge") out.push({ path: [...path, "name"], name: condition.name });
   else if (condition.type === "not") conditionRefs(condition.condition, [...path, "condition"], out);
   else if (condition.type === "allOf" || condition.type === "anyOf") condition.conditions.forEach((c, i) => conditionRefs(c, [...path, "conditions", i], out));
 }
@@ -147,6 +154,20 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
       if (!commands.includes(action.name)) {
         report(DIAGNOSTICS.unknownCommand(action.module, action.name, commands, nearest(action.name, commands)), ["rules", i, "actions", j, "name"]);
       }
+    });
+  });
+  // Issue 18's capabilities: a dateAge with no bound; a session timer stopped but never started.
+  const started = new Set<string>();
+  const active = settings.rules.filter((rule) => !settings.disabledRules.includes(rule.id));
+  for (const rule of active) for (const a of rule.actions) if (a.type === "sessionTimer" && a.do === "start") started.add(a.name);
+  settings.rules.forEach((rule, i) => {
+    if (settings.disabledRules.includes(rule.id)) return;
+    const unbounded: Path[] = [];
+    rule.conditions.forEach((c, j) => dateAges(c, ["rules", i, "conditions", j], unbounded));
+    for (const path of unbounded) report(DIAGNOSTICS.dateAgeNoBound(), [...path, "type"]);
+    rule.actions.forEach((a, j) => {
+      if (a.type === "sessionTimer" && a.do !== "start" && !started.has(a.name))
+        report(DIAGNOSTICS.timerNeverStarted(a.name, rule.id), ["rules", i, "actions", j, "name"]);
     });
   });
   settings.disabledRules.forEach((id, i) => {

@@ -43,6 +43,9 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_MODULE_NOT_ENABLED: "A rule calls a command of a module this site and environment do not enable.",
   CONFIG_DUPLICATE_RULE: "Two rules of one site and environment share an id.",
   CONFIG_UNKNOWN_RULE: "disabledRules names a rule that does not exist.",
+  CONFIG_LOOKUP_EMPTY: "A data element's lookup table has no entries.",
+  CONFIG_DATE_AGE_NO_BOUND: "A dateAge condition has neither atLeastMonths nor lessThanMonths.",
+  CONFIG_TIMER_NEVER_STARTED: "A sessionTimer action stops (or resets) a timer that no rule of the site and environment starts.",
   CONFIG_TAG_NEVER_GRANTED:
     "A tag's consent category is one the site's consent setup never grants (no banner script or domain script, or an empty group id for it).",
   CONFIG_TAG_NO_SOURCE: "A tag has no script, pixel or iframe URL for an environment of the site, nor a default.",

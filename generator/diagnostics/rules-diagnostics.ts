@@ -61,4 +61,15 @@ export const RULES_DIAGNOSTICS = {
     "CONFIG_TAG_TWO_FAMILIES",
     (tag: string, families: readonly string[]) => `tag "${tag}" declares ${families.join(" and ")}: a tag belongs to one family`,
   ),
+  // Issue 18's generic record capabilities (docs/rules.md, "Record capabilities").
+  lookupEmpty: factory("CONFIG_LOOKUP_EMPTY", () => "lookup has no entries: every value would have none (name each value and what it stands for)"),
+  dateAgeNoBound: factory(
+    "CONFIG_DATE_AGE_NO_BOUND",
+    () => "a dateAge condition needs atLeastMonths, lessThanMonths or both (without a bound it would pass for any date)",
+  ),
+  timerNeverStarted: factory(
+    "CONFIG_TIMER_NEVER_STARTED",
+    (timer: string, rule: string) =>
+      `rule "${rule}" stops session timer "${timer}", which no rule here starts (add a sessionTimer action with do: start and the same name): its duration would always be 0`,
+  ),
 } as const;

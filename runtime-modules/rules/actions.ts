@@ -124,6 +124,27 @@ export function command(action: ActionOf<"command">, ctx: ActionContext): unknow
   if (!run) throw new Error("no command " + action.module + "." + action.name);
   return run(...ctx.dataElements.resolveDeep(action.args));
 }
+/**
+ * A timer in session storage, across the pages of a visit (issue 18, career
+ * quiz: "start records start time; completion records stop time and duration,
+ * then resets both"; "timeToComplete in seconds (0 if not a number)"). Keys
+ * sitetags:timer:NAME:start, :stop, :seconds, for sessionStorage data elements.
+ * Storage that throws (blocked) is the engine's caught action failure.
+ */
+export function sessionTimer(action: ActionOf<"sessionTimer">, ctx: ActionContext): unknown {
+  const store = ctx.doc.defaultView!.sessionStorage;
+  const key = "sitetags:timer:" + action.name + ":";
+  const now = Date.now();
+  if (action.do === "stop") {
+    const seconds = Math.round((now - Number(store.getItem(key + "start") || NaN)) / 1000);
+    store.setItem(key + "stop", String(now));
+    store.setItem(key + "seconds", String(seconds >= 0 ? seconds : 0));
+    return;
+  }
+  for (const k of ["start", "stop", "seconds"]) store.removeItem(key + k);
+  if (action.do === "start") store.setItem(key + "start", String(now));
+  return;
+}
 export function log(action: ActionOf<"log">, ctx: ActionContext): unknown {
   return ctx.log && ctx.log[action.level](action.message, { rule: ctx.rule });
 }

@@ -53,6 +53,18 @@ export function dataElement(condition: ConditionOf<"dataElement">, ctx: Conditio
     ? matchOrTrue(value, condition)
     : matchValue(value, condition);
 }
+/**
+ * A date's age in whole calendar months (2025-01-15 is 6 months old from
+ * 2025-07-15 on): "Six-month flag: last order 6+ months old" (spec section 9).
+ * A value that is no date fails.
+ */
+export function dateAge(c: ConditionOf<"dateAge">, ctx: ConditionContext): boolean {
+  const value = ctx.dataElement(c.name);
+  const then = new Date(typeof value === "string" || typeof value === "number" ? value : NaN);
+  const now = new Date();
+  const months = (now.getFullYear() - then.getFullYear()) * 12 + now.getMonth() - then.getMonth() - (now.getDate() < then.getDate() ? 1 : 0);
+  return months === months && !(months < (c.atLeastMonths ?? 0)) && !(c.lessThanMonths! <= months);
+}
 export function consent(c: ConditionOf<"consent">, ctx: ConditionContext): boolean {
   return ctx.consent(c.category);
 }

@@ -45,20 +45,31 @@ function storageOf(win: Window, kind: string): Storage | undefined {
   }
 }
 
-/** One item of a joined list: itself, or the named fields of an object joined by ":". */
-function itemText(item: unknown, fields: readonly string[] | undefined): string {
+/** One item of a joined list: itself, or the named fields of an object joined by the separator (":"), "" when it has none of them. */
+function itemText(item: unknown, fields: readonly string[] | undefined, separator: string): string {
   if (!fields) return empty(item) || typeof item === "object" ? "" : String(item);
   const o = item && typeof item === "object" ? (item as Record<string, unknown>) : {};
-  return fields.map((f) => (empty(o[f]) ? "" : String(o[f]))).join(":");
+  const texts = fields.map((f) => (empty(o[f]) ? "" : String(o[f])));
+  return texts.join("") ? texts.join(separator) : "";
 }
 
-/** Applies the element's options: join (a list as one text), clean (trim, collapse white space), lowercase, truncate. */
-export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "truncate">): unknown {
-  if (def.join !== undefined && Array.isArray(value))
-    value = value
-      .map((item) => itemText(item, def.fields))
-      .filter((t) => t.replace(/:/g, ""))
+/** Applies the element's options: join (a list as one text), clean (trim, collapse white space), lowercase, lookup, truncate. */
+export function shapeValue(
+  value: unknown,
+  def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "fieldSeparator" | "lookup" | "truncate">,
+): unknown {
+  // An object is a list of one (an award: id, name, year, with fields).
+  if (def.join !== undefined && value && typeof value == "object")
+    value = ([] as unknown[])
+      .concat(value)
+      .map((item) => itemText(item, def.fields, def.fieldSeparator || ":"))
+      .filter(Boolean)
       .join(def.join);
+  if (def.lookup) {
+    // Only the table's own entries ("toString" is no entry); a value it does not name has none.
+    value = def.lookup[String(value)];
+    if (typeof value != "string") return;
+  }
   if (typeof value !== "string") return value;
   let text = value;
   if (def.clean) text = text.replace(/\s+/g, " ").trim();

@@ -32,6 +32,7 @@ export function allRuleFeatures(): { conditions: Required<ConditionTable>; actio
       query: conditions.query,
       cookie: conditions.cookie,
       dataElement: conditions.dataElement,
+      dateAge: conditions.dateAge,
       consent: conditions.consent,
       sampling: conditions.sampling,
       loggedIn: conditions.loggedIn,
@@ -49,6 +50,7 @@ export function allRuleFeatures(): { conditions: Required<ConditionTable>; actio
       pushDataLayer: actions.pushDataLayer,
       command: actions.command,
       log: actions.log,
+      sessionTimer: actions.sessionTimer,
     },
     events: {
       domReady: events.domReady,

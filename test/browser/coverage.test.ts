@@ -373,19 +373,102 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: { eventType: "kiwi.scoreMatch", name: "score match:auto", variables: { events: "event84", eVar146: "auto" } },
     invalid: [{ why: "a blank matchType", fields: { matchType: "  " } }],
   },
+  // recA (issue 18, commerce and student records): career quiz, purchases, CLEP orders, HED search, NRP award downloads.
+  "career-quiz": {
+    site: "careersearch",
+    by: "careersearch rules career-quiz-start, career-quiz, career-quiz-complete",
+    record: {
+      eventType: "kiwi.careerQuiz",
+      name: "career quiz:career-quiz:question",
+      variables: { events: "event120", eVar170: "cq-2024", eVar171: "", eVar172: "v3", eVar173: "", eVar174: "|||", eVar175: "1:1:5:30", eVar176: "||" },
+    },
+    invalid: [{ why: "no pageName", fields: { pageName: undefined } }],
+  },
+  purchase: {
+    site: "payments",
+    by: "payments rule purchase",
+    record: {
+      eventType: "kiwi.purchase",
+      name: "purchase:Answer Services",
+      variables: {
+        events: "purchase",
+        products: "answer-services;qas;1;18",
+        eVar180: "sa-778899",
+        eVar181: "answer services",
+        eVar182: "Answer Services",
+        eVar183: "",
+        eVar184: "",
+      },
+    },
+    invalid: [{ why: "no transaction id", fields: { transaction: { type: "Answer Services", purchaseIdPrefix: "sa" } } }],
+  },
+  "clep-order": {
+    site: "clepportal",
+    by: "clepportal rule clep-order",
+    record: {
+      eventType: "kiwi.clepOrder",
+      name: "clep order:cp-1122",
+      variables: { events: "purchase,event122", products: ";clep-biology;;93,;clep-spanish;;93", eVar180: "cp-1122", eVar181: "clep", eVar185: "2" },
+    },
+    invalid: [
+      { why: "examRegCount not a positive integer", fields: { examRegCount: 0 } },
+      { why: "no products", fields: { products: [] } },
+    ],
+  },
+  "hed-search": {
+    site: "collegesearch",
+    by: "collegesearch rules hed-search, hed-search-six-months",
+    record: {
+      eventType: "kiwi.hedSearch",
+      name: "hed search:purchase-plan",
+      variables: {
+        events: "event123",
+        eVar190: "purchase-plan",
+        eVar191: "state:CA",
+        eVar192: "2025:annual",
+        eVar193: "basic::premium",
+        eVar194: "",
+        eVar195: "false",
+        eVar196: "",
+        eVar197: "",
+        eVar198: "",
+        eVar199: "",
+      },
+    },
+    invalid: [{ why: '"HED search actions: purchase-plan, license-records": another action', fields: { action: "cancel-plan" } }],
+  },
+  "award-download": {
+    site: "scholarships",
+    by: "scholarships rule award-download",
+    record: {
+      eventType: "kiwi.awardDownload",
+      name: "award download:nrp-ahsp",
+      variables: {
+        events: "event124",
+        eVar186: "nrp-ahsp:National African American Recognition Program:2024",
+        eVar187: "",
+        eVar188: "nrp-ahsp:2024:Award letter",
+      },
+    },
+    invalid: [{ why: "no download", fields: { downloads: [] } }],
+  },
+  "comms-opt-in": {
+    site: "dashboard",
+    by: "dashboard rules comms-opt-in-email, -sms, -parentdata, -ccparent, -parentemail",
+    record: { eventType: "kiwi.commsOptIn", name: "comms opt-in:email", variables: { events: "event125", eVar178: "email" } },
+    invalid: [
+      { why: '"Comms opt-in ... needs an identity key"', fields: { identityKey: undefined } },
+      { why: '"tracks only channels changed to yes": email set to no, sms no', fields: { email: "no" } },
+    ],
+  },
+  // end recA
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "career-quiz": "the session-storage timer capability (start and stop time, timeToComplete, complete=1)",
-  purchase: "the purchase-id prefix lookup table and the products string (category;quantity;price)",
-  "clep-order": "the products string with prices (examRegCount, transaction)",
-  "hed-search": "the date-age check (six-month flag) and the filter list join",
-  "award-download": "rules on the NRP site (award, application and download lists; join with fields serves them)",
   "ap-score-view": "the score-portal helpers wired (maxApTestYear) or deleted",
   "ap-score-send": "the score-portal helpers wired (total sent, DI codes once each) or deleted",
   "score-send": "the score-portal helpers wired (total sent, codes once each, dedupe key) or deleted",
-  "comms-opt-in": 'the "only the fields that changed to yes" capability',
   "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
   "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
   "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
@@ -473,4 +556,48 @@ describe("each documented example push gives exactly its record on a production 
         if (bad.log) expect((await tab.logEntries()).map((e) => e.message)).toContain(bad.log);
       });
   }
+});
+
+// recA (issue 18): records that need more than one push, or a push beyond the example.
+describe("records across pushes (recA, issue 18)", () => {
+  const quiz = RECORDED["career-quiz"]!;
+  const hed = RECORDED["hed-search"]!;
+  const lastRecord = async (n: number) => {
+    const all = await beaconCount(n);
+    await settle(300);
+    expect(beacons().length).toBe(n);
+    return recordOf(all[n - 1]).variables;
+  };
+  it('career quiz on prod/careersearch: "start records start time; completion records stop time and duration, then resets both"; complete=1 and timeToComplete', async () => {
+    const tab = await pushOnPage(quiz, pushOf("career-quiz"));
+    await beaconCount(2);
+    // The start was kept in session storage; make it 90 s old, as if the visitor took that long.
+    const kept = await tab.page.evaluate(() => {
+      const key = "sitetags:timer:careerQuiz:start";
+      const start = sessionStorage.getItem(key);
+      sessionStorage.setItem(key, String(Number(start) - 90_000));
+      return start;
+    });
+    expect(Number(kept)).toBeGreaterThan(0);
+    const complete = pushOf("career-quiz", { start: undefined, complete: 1, pageName: "career-quiz:results", pageState: "last", currentPage: 6 });
+    await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), complete);
+    const variables = await lastRecord(3);
+    expect(variables.events).toBe("event120,event121");
+    expect(variables.eVar171).toBe("last");
+    expect(Number(variables.eVar177)).toBeGreaterThanOrEqual(90);
+    expect(Number(variables.eVar177)).toBeLessThan(120);
+    // Reset: nothing of the timer is left for the next quiz.
+    expect(await tab.page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("sitetags:timer:")))).toEqual([]);
+    // "timeToComplete in seconds (0 if not a number)": a completion without a start.
+    await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), complete);
+    expect((await lastRecord(4)).eVar177).toBe("0");
+  });
+  it('HED search on prod/collegesearch: "Six-month flag: last order 6+ months old" from lastOrderDate, or as pushed', async () => {
+    const tab = await pushOnPage(hed, pushOf("hed-search", { lastOrderDate: "2020-01-15" }));
+    expect((await lastRecord(2)).eVar195).toBe("true");
+    await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), pushOf("hed-search", { lastOrderDate: new Date().toISOString().slice(0, 10) }));
+    expect((await lastRecord(3)).eVar195).toBe("false");
+    await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), pushOf("hed-search", { sixMonthsAgo: true }));
+    expect((await lastRecord(4)).eVar195).toBe("true");
+  });
 });

@@ -103,7 +103,19 @@ export const DataElementSchema = z
       .describe(
         'With join (ignored without it): each item of the list is an object; these of its fields, joined by ":", stand for it (["schoolId", "schoolName"] gives "3456:University of Kiwi").',
       ),
-    truncate: z.number().int().min(1).max(1000).optional().describe("A text value is cut to this many characters (after join, clean and lowercase)."),
+    fieldSeparator: z
+      .string()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('With fields: what joins an item\'s fields (default ":"; ";" for a products string: category;id;quantity;price).'),
+    lookup: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        "A lookup table: the value, as text, is replaced by its entry (purchase-id prefix sa: answer services); a value the table does not name has no value. Applied after join, before clean and lowercase.",
+      ),
+    truncate: z.number().int().min(1).max(1000).optional().describe("A text value is cut to this many characters (after join, clean, lowercase and lookup)."),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),
     storage: z
@@ -114,6 +126,7 @@ export const DataElementSchema = z
   .superRefine((value, ctx) => {
     const sources = DATA_ELEMENT_SOURCES.filter((s) => value[s] !== undefined);
     if (sources.length !== 1) ctx.addIssue(codeIssue(DIAGNOSTICS.dataElementSources(sources, DATA_ELEMENT_SOURCES)));
+    if (value.lookup && !Object.keys(value.lookup).length) ctx.addIssue({ ...codeIssue(DIAGNOSTICS.lookupEmpty()), path: ["lookup"] });
   })
   .describe("A data element: one source, plus default, cleaning and storage duration.");
 export type DataElement = z.output<typeof DataElementSchema>;

@@ -66,6 +66,7 @@ export type RuleCondition =
       lt?: number;
       integer?: boolean;
     }
+  | { type: "dateAge"; name: string; atLeastMonths?: number; lessThanMonths?: number }
   | { type: "consent"; category: z.output<typeof ConsentCategorySchema> }
   | { type: "sampling"; percent: number }
   | { type: "loggedIn"; value: boolean }
@@ -92,6 +93,16 @@ export const RuleConditionSchema: z.ZodType<RuleCondition> = z.lazy(() =>
         integer: z.boolean().optional().describe('true: the value is an integer number (3, not "3"); false: it is not.'),
       })
       .describe("Compares a data element's value."),
+    z
+      .strictObject({
+        type: z.literal("dateAge"),
+        name: Name,
+        atLeastMonths: z.number().int().min(0).max(1200).optional().describe("Passes when the date is this many whole months old or more."),
+        lessThanMonths: z.number().int().min(1).max(1200).optional().describe("Passes when the date is fewer whole months old than this."),
+      })
+      .describe(
+        "The age of a data element's date (a date text such as 2025-01-15, or a time in ms) in whole calendar months (spec section 9, six-month flag: last order 6+ months old); not a date fails.",
+      ),
     z.strictObject({ type: z.literal("consent"), category: ConsentCategorySchema }).describe("A consent category is granted."),
     z.strictObject({ type: z.literal("sampling"), percent: z.number().min(0).max(100) }).describe("Passes for this share of page views."),
     z.strictObject({ type: z.literal("loggedIn"), value: z.boolean().default(true) }).describe("The visitor's logged-in state."),
@@ -109,8 +120,8 @@ const step = {
   waitBeforeNext: z.boolean().default(false).describe("Block the rest of this rule until this action settles or times out."),
 };
 /** The analytics variables a rule may set, as messages name them. */
-export const VARIABLE_NAMES = ["eVarN", "propN", "listN", "events", "channel", "campaign", "pageName", "server"] as const;
-const VARIABLE = /^(eVar\d{1,3}|prop\d{1,2}|events|channel|campaign|pageName|server|list\d)$/;
+export const VARIABLE_NAMES = ["eVarN", "propN", "listN", "events", "products", "channel", "campaign", "pageName", "server"] as const;
+const VARIABLE = /^(eVar\d{1,3}|prop\d{1,2}|events|products|channel|campaign|pageName|server|list\d)$/;
 const Variables = z.record(z.string().regex(VARIABLE, { message: "is not an analytics variable" }), z.string());
 
 /** The variable a mistyped name most likely means: the same name in the right case (evar30: eVar30, pagename: pageName). */
@@ -187,6 +198,16 @@ export const RuleActionSchema = z.discriminatedUnion("type", [
       ...step,
     })
     .describe("Log a message (console in debug mode, window.sitetags.log): the spec's message of a skipped push."),
+  z
+    .strictObject({
+      type: z.literal("sessionTimer"),
+      name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, { message: "timer names are letters, digits, _ and -" }),
+      do: z.enum(["start", "stop", "reset"]),
+      ...step,
+    })
+    .describe(
+      "A timer kept in session storage (across the pages of a visit): start keeps the time; stop keeps the stop time and the seconds between (0 when not a number: never started); reset forgets all three. Data elements read them: sessionStorage: sitetags:timer:NAME:start, :stop, :seconds.",
+    ),
   z
     .strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step })
     .describe("Call a module's command."),

@@ -1,0 +1,188 @@
+/**
+ * Issue 18's generic record capabilities (docs/rules.md, "Record
+ * capabilities"), as tables: the lookup table and the products string of data
+ * elements (runtime-modules/rules/data-elements.ts), the dateAge condition
+ * (conditions.ts) and the sessionTimer action (actions.ts).
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import fc from "fast-check";
+import { DataElementSchema, RuleActionSchema } from "../../../../generator/config/schemas/rules.js";
+import { shapeValue } from "../../../../runtime-modules/rules/data-elements";
+import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
+import { runAction, type ActionContext } from "../../../../runtime-modules/rules/actions";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
+import type { RuleCondition } from "../../../../generator/config/bundle-config.js";
+import { featureImports, type FeatureSet } from "../../../../generator/bundle/features.js";
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+
+afterEach(() => vi.useRealTimers());
+
+/** The section 9 table, as sites/payments.yaml writes it. */
+const PREFIXES: Record<string, string> = {
+  sa: "answer services",
+  as: "ap score sending",
+  be: "event app",
+  hsl: "search licensing",
+  hsp: "plans",
+  cp: "clep",
+  ev: "online meeting",
+  so: "online store",
+  sr: "sat registration",
+  sx: "cancel",
+  sc: "change",
+  ss: "score sends",
+};
+const shape = (options: Record<string, unknown>, value: unknown) => shapeValue(value, DataElementSchema.parse({ push: "v", ...options }));
+
+describe("lookup tables (issue 18: purchase-id prefixes)", () => {
+  it.each(Object.entries(PREFIXES))('"Purchase id prefixes: ... %s" stands for %s', (prefix, kind) => {
+    expect(shape({ lookup: PREFIXES }, prefix)).toBe(kind);
+  });
+  it.each([
+    ["a value the table does not name has none", "zz", undefined],
+    ["no value stays none", undefined, undefined],
+    ["an inherited name is no entry", "toString", undefined],
+    ["a number is looked up as text", 7, "seven"],
+    ["the entry is cleaned and lowercased after the lookup", "x", "mixed case"],
+  ])("%s", (_what, value, expected) => {
+    expect(shape({ lookup: { ...PREFIXES, "7": "seven", x: "  Mixed   Case " }, clean: true, lowercase: true }, value)).toBe(expected);
+  });
+});
+
+describe("products strings (issue 18: products with category, quantity and price)", () => {
+  const products = { join: ",", fields: ["category", "id", "quantity", "price"], fieldSeparator: ";" };
+  it.each([
+    ["a store purchase: category;product;quantity;price", [{ id: "qas", category: "answer-services", quantity: 1, price: 18 }], "answer-services;qas;1;18"],
+    [
+      "a CLEP order: products with price only",
+      [
+        { id: "clep-biology", price: 93 },
+        { id: "clep-spanish", price: 93 },
+      ],
+      ";clep-biology;;93,;clep-spanish;;93",
+    ],
+    ["a product with none of the fields is left out", [{ diCode: "1234" }, { id: "a" }], ";a;;"],
+    ["no products: an empty text", [], ""],
+  ])("%s", (_what, value, expected) => {
+    expect(shape(products, value)).toBe(expected);
+  });
+  it('"diCode for AP score sends": the codes of the products that have one', () => {
+    expect(shape({ join: "|", fields: ["diCode"] }, [{ id: "a", diCode: "1234" }, { id: "b" }, { id: "c", diCode: "5678" }])).toBe("1234|5678");
+  });
+  it("an object with fields is a list of one (NRP award: id, name, year)", () => {
+    expect(shape({ join: "|", fields: ["id", "name", "year"] }, { id: "nrp-ahsp", name: "Award", year: 2024 })).toBe("nrp-ahsp:Award:2024");
+    expect(shape({ join: "|", fields: ["id", "name", "year"] }, undefined)).toBe(undefined);
+    expect(shape({ join: "|" }, { id: "a" })).toBe("");
+  });
+  it("every product of any list appears once, in order, its fields joined by the separator", () => {
+    const product = fc.record({ id: fc.stringMatching(/^[a-z]{1,6}$/), quantity: fc.integer({ min: 1, max: 9 }), price: fc.integer({ min: 0, max: 500 }) });
+    fc.assert(
+      fc.property(fc.array(product, { maxLength: 8 }), (list) => {
+        expect(shape(products, list)).toBe(list.map((p) => `;${p.id};${p.quantity};${p.price}`).join(","));
+      }),
+    );
+  });
+});
+
+describe("dateAge (issue 18: the six-month flag)", () => {
+  const ctx = (value: unknown): ConditionContext => ({ dataElement: () => value, table: allRuleFeatures().conditions }) as unknown as ConditionContext;
+  const sixMonths = { type: "dateAge", name: "lastOrder", atLeastMonths: 6 } as RuleCondition;
+  it.each([
+    ["2025-01-15: six months old on 2025-07-15", "2025-01-15", true],
+    ["2025-01-16: one day short of six months", "2025-01-16", false],
+    ["2024-03-01: more than a year old", "2024-03-01", true],
+    ["yesterday", "2025-07-14", false],
+    ["a time in ms", Date.UTC(2024, 11, 1), true],
+    ["not a date", "soon", false],
+    ["no value", undefined, false],
+    ["a date in the future", "2026-01-01", false],
+  ])('"Six-month flag: last order 6+ months old": %s', (_what, value, expected) => {
+    vi.useFakeTimers({ now: new Date(2025, 6, 15, 12) });
+    expect(evaluate(sixMonths, ctx(value))).toBe(expected);
+  });
+  it("lessThanMonths bounds from above; both bounds make a band", () => {
+    vi.useFakeTimers({ now: new Date(2025, 6, 15, 12) });
+    const recent = { type: "dateAge", name: "d", lessThanMonths: 6 } as RuleCondition;
+    const band = { type: "dateAge", name: "d", atLeastMonths: 3, lessThanMonths: 6 } as RuleCondition;
+    expect([evaluate(recent, ctx("2025-01-16")), evaluate(recent, ctx("2025-01-15"))]).toEqual([true, false]);
+    expect([evaluate(band, ctx("2025-04-15")), evaluate(band, ctx("2025-04-16")), evaluate(band, ctx("2025-01-15"))]).toEqual([true, false, false]);
+  });
+  it("atLeastMonths N and lessThanMonths N never both pass (the flag and its negation)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 1, max: 24 }), (daysAgo, n) => {
+        const value = Date.now() - daysAgo * 86400000;
+        const older = evaluate({ type: "dateAge", name: "d", atLeastMonths: n } as RuleCondition, ctx(value));
+        const younger = evaluate({ type: "dateAge", name: "d", lessThanMonths: n } as RuleCondition, ctx(value));
+        expect(older).toBe(!younger);
+      }),
+    );
+  });
+});
+
+describe("sessionTimer (issue 18: career quiz timing)", () => {
+  function timer() {
+    const store = new Map<string, string>();
+    const sessionStorage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    };
+    const ctx = { doc: { defaultView: { sessionStorage } }, table: allRuleFeatures().actions } as unknown as ActionContext;
+    const run = (what: "start" | "stop" | "reset") => runAction(RuleActionSchema.parse({ type: "sessionTimer", name: "careerQuiz", do: what }), ctx);
+    const read = () => Object.fromEntries([...store].map(([k, v]) => [k.replace("sitetags:timer:careerQuiz:", ""), v]));
+    return { run, read };
+  }
+  it('"Career quiz: start records start time; completion records stop time and duration, then resets both"', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const t = timer();
+    t.run("start");
+    expect(t.read()).toEqual({ start: "1000000" });
+    vi.setSystemTime(1_000_000 + 83_400);
+    t.run("stop");
+    expect(t.read()).toEqual({ start: "1000000", stop: "1083400", seconds: "83" });
+    t.run("reset");
+    expect(t.read()).toEqual({});
+  });
+  it('"timeToComplete in seconds (0 if not a number)": a stop without a start gives 0', () => {
+    vi.useFakeTimers({ now: 5_000 });
+    const t = timer();
+    t.run("stop");
+    expect(t.read()).toEqual({ stop: "5000", seconds: "0" });
+  });
+  it("a new start forgets the last stop and duration", () => {
+    vi.useFakeTimers({ now: 1_000 });
+    const t = timer();
+    t.run("start");
+    t.run("stop");
+    vi.setSystemTime(9_000);
+    t.run("start");
+    expect(t.read()).toEqual({ start: "9000" });
+  });
+});
+
+describe("per feature set (a bundle whose rules use neither carries neither)", () => {
+  const root = fileURLToPath(new URL("../../../../runtime-modules", import.meta.url));
+  /** The rule features of a generated core entry, bundled and minified as the build does. */
+  async function core(set: FeatureSet): Promise<string> {
+    const { imports, table } = featureImports(set, root, "");
+    const contents = `${imports.join("\n")}\nexport const table = ${table};`;
+    const out = await build({
+      stdin: { contents, loader: "ts", resolveDir: root },
+      bundle: true,
+      format: "esm",
+      minify: true,
+      write: false,
+      logLevel: "silent",
+    });
+    return out.outputFiles[0].text;
+  }
+  it("sessionTimer and dateAge are in a core only when its rules use them", async () => {
+    const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [] });
+    const both = await core({ conditions: ["dataElement", "dateAge"], actions: ["sendEvent", "sendPageView", "sessionTimer"], events: [] });
+    for (const marker of ["sitetags:timer:", "getFullYear"]) {
+      expect(plain, marker).not.toContain(marker);
+      expect(both, marker).toContain(marker);
+    }
+  });
+});
