@@ -19,6 +19,8 @@ export interface Job {
   done(status?: number): void;
 }
 
+const NON_FATAL = "The server responded with a non-fatal error:";
+
 /** The gate's tag code of destination cookies (a marketing tag: segments other tags read). */
 export const DESTINATION_COOKIES_TAG = "destination-cookies";
 
@@ -60,7 +62,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   function apply(parsed: Obj | undefined): void {
     if (!parsed) return;
     for (const w of parsed.warnings || []) log.warn("The server responded with a warning:", w);
-    for (const e of parsed.errors || []) log.warn("The server responded with a non-fatal error:", e);
+    for (const e of parsed.errors || []) log.warn(NON_FATAL, e);
     const domain = ctx.apex();
     const now = Date.now();
     for (const handle of parsed.handle) {
@@ -135,7 +137,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           try {
             apply(parsed);
           } catch (e) {
-            log.warn(failure || "The server responded with a non-fatal error:", errorText(e));
+            log.warn(NON_FATAL, errorText(e));
           }
         }
       }
