@@ -179,13 +179,8 @@ export const LINK_TTL_SECONDS = 300;
  * most 300 s old and MCORGID is ours; undefined otherwise.
  */
 export function linkEcid(search: string, hash: string, orgId: string, nowMs: number): string | undefined {
-  const all = (q: string) => {
-    try {
-      return new URLSearchParams(q).getAll("adobe_mc");
-    } catch (e) {
-      return [];
-    }
-  };
+  // URLSearchParams takes any string (lone surrogates become U+FFFD): nothing to catch.
+  const all = (q: string) => new URLSearchParams(q).getAll("adobe_mc");
   const q = hash.indexOf("?");
   let values = all(search);
   if (!values.length && q >= 0) values = all(hash.slice(q));
