@@ -8,7 +8,7 @@ import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
-import { DEMDEX, clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure, thirdPartyBrowser } from "./protocol";
+import { clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure } from "./protocol";
 import { mergeInto } from "../core/merge";
 
 /** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
@@ -36,7 +36,9 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   const a = config.analytics;
   const configId = a.datastreamOverride || a.datastreamId;
   const overrides = cleanOverrides(mergeInto({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
-  const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
+  // The third-party host ("" when off): its code is in the bundle only when the config turns it on (features.ts).
+  const third = ctx.features && ctx.features.thirdPartyCookies;
+  const thirdHost = (a.thirdPartyCookies && third && third(win.navigator.userAgent)) || "";
   const migrate = a.idMigration !== false;
   let demdexFailed = false;
   /** The ECID of the legacy cookies (s_ecid, then AMCV_{orgId}). */
@@ -92,7 +94,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const event = action === "interact";
     const requestId = uuid4(win.crypto);
     const domain = ctx.apex();
-    let host = !identity && thirdParty && !demdexFailed ? DEMDEX : a.edgeDomain;
+    let host = !identity && thirdHost && !demdexFailed ? thirdHost : a.edgeDomain;
     const hint = c[prefix + "cluster"] || (c.mboxEdgeCluster && "t" + c.mboxEdgeCluster);
     const p = job.payload;
     // An adobe_mc link's ECID (at most 300 s old) first, as alloy adds it to every request; else the legacy cookies' for a visitor without identity.
@@ -102,7 +104,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
       if (event) p.xdm = { identityMap: map };
       else p.identityMap = map;
     }
-    p.query = { identity: { fetch: thirdParty ? ["ECID", "CORE"] : ["ECID"] } };
+    p.query = { identity: { fetch: thirdHost ? ["ECID", "CORE"] : ["ECID"] } };
     const state: Obj = { domain, cookiesEnabled: true };
     if (!domain || host.slice(-domain.length) !== domain) {
       const entries = Object.keys(c)
@@ -153,7 +155,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           (reply) => void (retries.schedule(reply, n, () => attempt(n + 1)) || finish(reply)),
           (e) => {
             // The third-party host failed (blocked): the edge domain for good, sent once more.
-            if (host === DEMDEX) {
+            if (thirdHost && host === thirdHost) {
               demdexFailed = true;
               host = a.edgeDomain;
               return attempt(n);

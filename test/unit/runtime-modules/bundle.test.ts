@@ -84,6 +84,13 @@ describe("bundled runtime", () => {
     expect(pixel).toContain("pixel failed");
     expect(pixel).not.toContain("no command ");
   });
+  it('"thirdPartyCookies: false" (spec section 9, every shipped site): the third-party host, its browser check and its fallback are not in the bundle; a config turning it on carries them', async () => {
+    const off = await bundle([], config);
+    expect(config.analytics.thirdPartyCookies).toBeFalsy();
+    for (const marker of ["adobedc.demdex.net", "Firefox|FxiOS"]) expect(off, marker).not.toContain(marker);
+    const on = await bundle([], bundleConfig({ analytics: { ...config.analytics, thirdPartyCookies: true } }));
+    for (const marker of ["adobedc.demdex.net", "Firefox|FxiOS"]) expect(on, marker).toContain(marker);
+  });
   it("unused catalogue messages are tree-shaken away", async () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");
