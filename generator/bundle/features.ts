@@ -46,8 +46,13 @@ function addCondition(condition: RuleCondition, into: Set<string>): void {
  * path every shipped config turns off is compiled out of their cores. A new
  * one joins here, in EdgeFeatures and in allRuleFeatures().
  */
-export function edgeFeaturesOf(analytics: Partial<Pick<BundleConfig["analytics"], "thirdPartyCookies">> | undefined): string[] {
-  return analytics && analytics.thirdPartyCookies ? ["thirdPartyCookies"] : [];
+export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | undefined): string[] {
+  const on = {
+    thirdPartyCookies: !!analytics?.thirdPartyCookies,
+    datastreamOverride: !!analytics?.datastreamOverride,
+    configOverrides: !!analytics?.configOverrides && Object.keys(analytics.configOverrides).length > 0,
+  };
+  return Object.keys(on).filter((name) => on[name as keyof typeof on]);
 }
 
 /** The conditions, actions and event sources a bundle's rules use, and the Edge client's paths its config turns on. */

@@ -9,7 +9,6 @@ import { isObject } from "../core/is-object";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
 import { clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure } from "./protocol";
-import { mergeInto } from "../core/merge";
 
 /** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
 export interface Job {
@@ -34,10 +33,12 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   const { config, win, log, monitor, jar, prefix } = ctx;
   const amcv = "AMCV_" + config.analytics.orgId;
   const a = config.analytics;
-  const configId = a.datastreamOverride || a.datastreamId;
-  const overrides = cleanOverrides(mergeInto({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
-  // The third-party host ("" when off): its code is in the bundle only when the config turns it on (features.ts).
-  const third = ctx.features && ctx.features.thirdPartyCookies;
+  // The config-driven paths: their code is in the bundle only when its config turns them on (features.ts).
+  const features = ctx.features || {};
+  const base: Obj = { com_adobe_analytics: { reportSuites: [a.reportSuite] } };
+  const overrides = cleanOverrides(features.configOverrides ? features.configOverrides(a, base) : base);
+  // The third-party host ("" when off).
+  const third = features.thirdPartyCookies;
   const thirdHost = (a.thirdPartyCookies && third && third(win.navigator.userAgent)) || "";
   const migrate = a.idMigration !== false;
   let demdexFailed = false;
@@ -115,7 +116,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const meta: Obj = (p.meta = { state });
     if (event) meta.queueTimeMillis = clampQueueTime(Date.now() - job.created);
     if (overrides) meta.configOverrides = overrides;
-    if (configId !== a.datastreamId) meta.sdkConfig = { datastream: { original: a.datastreamId } };
+    const configId = features.datastreamOverride ? features.datastreamOverride(a, meta) : a.datastreamId;
     const body = JSON.stringify(p);
     // Leaving the page: events by sendBeacon, to collect once the visitor has an identity (else interact, whose answer is lost).
     const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : action, configId, requestId);

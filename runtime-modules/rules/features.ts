@@ -4,7 +4,7 @@ import * as events from "./events";
 import type { ActionTable } from "./actions";
 import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
-import { thirdPartyCookies } from "../edge/features";
+import { configOverrides, datastreamOverride, thirdPartyCookies } from "../edge/features";
 import type { EdgeFeatures } from "../edge/features";
 
 /**
@@ -67,6 +67,6 @@ export function allRuleFeatures(): {
       elementExists: events.elementExists,
       timer: events.timer,
     },
-    edge: { thirdPartyCookies },
+    edge: { thirdPartyCookies, datastreamOverride, configOverrides },
   };
 }

@@ -78,10 +78,16 @@ describe("per-feature-set cores (features.ts)", () => {
     expect(table).toBe("{ conditions: { dataElement: c_dataElement }, actions: { sendEvent: a_sendEvent, sendPageView: a_sendPageView }, events: {  } }");
   });
 
-  it("the Edge client's config-driven paths are features of the config: thirdPartyCookies only where the config turns it on (spec section 9: our sites false)", () => {
+  it("the Edge client's config-driven paths are features of the config: thirdPartyCookies (spec section 9: our sites false), datastreamOverride and configOverrides only where the config turns them on", () => {
     expect(edgeFeaturesOf(undefined)).toEqual([]);
     expect(edgeFeaturesOf({ thirdPartyCookies: false })).toEqual([]);
     expect(edgeFeaturesOf({ thirdPartyCookies: true })).toEqual(["thirdPartyCookies"]);
+    expect(edgeFeaturesOf({ datastreamOverride: "ds-qa", configOverrides: {} })).toEqual(["datastreamOverride"]);
+    expect(edgeFeaturesOf({ thirdPartyCookies: true, datastreamOverride: "ds-qa", configOverrides: { a: 1 } })).toEqual([
+      "thirdPartyCookies",
+      "datastreamOverride",
+      "configOverrides",
+    ]);
     for (const [name, fn] of Object.entries(allRuleFeatures().edge)) expect((edgeFeatures as Record<string, unknown>)[name], name).toBe(fn);
     const on = featureSetOf({ rules: [], analytics: { thirdPartyCookies: true } });
     expect(on.edge).toEqual(["thirdPartyCookies"]);
