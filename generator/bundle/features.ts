@@ -20,10 +20,17 @@ export interface FeatureSet {
   conditions: string[];
   actions: string[];
   events: string[];
+  /** The Edge client's config-driven paths its config turns on (runtime-modules/edge/features.ts, EdgeFeatures). */
+  edge: string[];
 }
 
 /** Where each kind's functions are exported, in the compiled runtime. */
-export const FEATURE_FILES: Record<keyof FeatureSet, string> = { conditions: "rules/conditions", actions: "rules/actions", events: "rules/events" };
+export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
+  conditions: "rules/conditions",
+  actions: "rules/actions",
+  events: "rules/events",
+  edge: "edge/features",
+};
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
 export const SOURCED_EVENTS = ["domReady", "windowLoaded", "click", "routeChange", "elementExists", "timer"];
@@ -34,8 +41,22 @@ function addCondition(condition: RuleCondition, into: Set<string>): void {
   if (condition.type === "allOf" || condition.type === "anyOf") for (const c of condition.conditions) addCondition(c, into);
 }
 
-/** The conditions, actions and event sources a bundle's rules use. */
-export function featureSetOf(config: Pick<BundleConfig, "rules">): FeatureSet {
+/**
+ * The Edge client's paths a config turns on, by feature name (issue #21): a
+ * path every shipped config turns off is compiled out of their cores. A new
+ * one joins here, in EdgeFeatures and in allRuleFeatures().
+ */
+export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | undefined): string[] {
+  const on = {
+    thirdPartyCookies: !!analytics?.thirdPartyCookies,
+    datastreamOverride: !!analytics?.datastreamOverride,
+    configOverrides: !!analytics?.configOverrides && Object.keys(analytics.configOverrides).length > 0,
+  };
+  return Object.keys(on).filter((name) => on[name as keyof typeof on]);
+}
+
+/** The conditions, actions and event sources a bundle's rules use, and the Edge client's paths its config turns on. */
+export function featureSetOf(config: Pick<BundleConfig, "rules"> & { analytics?: Partial<BundleConfig["analytics"]> }): FeatureSet {
   const conditions = new Set<string>();
   const actions = new Set<string>();
   const events = new Set<string>();
@@ -44,20 +65,27 @@ export function featureSetOf(config: Pick<BundleConfig, "rules">): FeatureSet {
     for (const a of rule.actions) actions.add(a.type);
     for (const e of rule.events) events.add(e.type);
   }
-  return { conditions: [...conditions].sort(), actions: [...actions].sort(), events: SOURCED_EVENTS.filter((e) => events.has(e)) };
+  return {
+    conditions: [...conditions].sort(),
+    actions: [...actions].sort(),
+    events: SOURCED_EVENTS.filter((e) => events.has(e)),
+    edge: edgeFeaturesOf(config.analytics),
+  };
 }
 
 /** A short, stable name for a feature set: the core piece of bundles with it is "core.KEY". */
 export function featureKeyOf(set: FeatureSet): string {
-  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}`).slice(0, 10);
+  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}`).slice(0, 10);
 }
 
 /** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
 export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
   const imports: string[] = [];
   const parts: string[] = [];
-  for (const kind of ["conditions", "actions", "events"] as const) {
+  for (const kind of ["conditions", "actions", "events", "edge"] as const) {
     const names = set[kind];
+    // No config-driven path on: boot gets no edge table (most bundles).
+    if (kind === "edge" && !names.length) continue;
     const local = (name: string) => `${kind[0]}_${name}`;
     if (names.length)
       imports.push(`import { ${names.map((n) => `${n} as ${local(n)}`).join(", ")} } from ${JSON.stringify(`${runtime}/${FEATURE_FILES[kind]}${extension}`)};`);

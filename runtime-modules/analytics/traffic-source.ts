@@ -161,9 +161,9 @@ export function recordTouch(history: TrafficHistory, touch: Touch | undefined, n
   };
 }
 
-/** The session cookie's JSON. */
+/** The session cookie's JSON: these keys in this order, nothing else (a replacer list leaves the string lists whole). */
 export function encodeHistory(h: TrafficHistory): string {
-  return JSON.stringify({ channels: h.channels, campaigns: h.campaigns, first: h.first, latest: h.latest, t: h.t });
+  return JSON.stringify(h, ["channels", "campaigns", "first", "latest", "t"]);
 }
 
 /** The history from the session cookie; anything malformed reads as empty. Entries are cleaned as on writing. */

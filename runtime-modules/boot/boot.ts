@@ -131,6 +131,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       page: currentPage,
       win,
       pageName: () => (values.get("pageName") as string) || defaultPageName(config, currentPage().path),
+      features: rules.edge,
     });
     analytics.start();
     const services: Omit<ModuleServices<unknown>, "config"> = {

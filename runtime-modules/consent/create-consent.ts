@@ -148,7 +148,7 @@ export function createConsent(deps: ConsentDeps): Consent {
       tagCode,
       category,
       consent: state,
-      site: { internal: config.site.internal, appId: config.site.appId },
+      site: config.site,
       page: { host: win.location.hostname, query: win.location.search, referrer: win.document.referrer },
       userAgent: win.navigator.userAgent,
       gpc,
@@ -185,9 +185,10 @@ export function createConsent(deps: ConsentDeps): Consent {
       let done = false;
       const attempt = (): boolean => {
         const d = decide(tagCode, category);
+        const waiting = !d.allowed && d.reason === "consent-category";
         monitor.emit("tag", {
           tag: tagCode,
-          state: d.allowed ? "allowed" : d.reason === "consent-category" ? "waiting" : "blocked",
+          state: d.allowed ? "allowed" : waiting ? "waiting" : "blocked",
           reason: d.reason,
           consent: d.category,
           detail: d.detail,
@@ -197,9 +198,8 @@ export function createConsent(deps: ConsentDeps): Consent {
           guard(load);
           return true;
         }
-        if (d.reason === "consent-category") log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, { tag: tagCode, consent: d.category });
-        else log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, { tag: tagCode, reason: d.reason, detail: d.detail });
-        if (d.reason === "consent-category") return false;
+        log.info(TAGS_EMBED_SKIPPED_NO_CONSENT, waiting ? { tag: tagCode, consent: d.category } : { tag: tagCode, reason: d.reason, detail: d.detail });
+        if (waiting) return false;
         // Blocked for good (a switch, an exclusion list, the privacy signal): the caller need not wait.
         if (blocked) guard(blocked);
         return true;

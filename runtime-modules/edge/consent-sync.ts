@@ -64,13 +64,17 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
     }
   }
 
-  /** After a consent change: queued events go on in, are dropped on out. */
-  function release(): void {
-    const consent = sdk();
-    if (busy || consent === "pending") return;
+  /** Queued events go on in, are dropped (and counted) on out. */
+  function drain(consent: SdkConsent): void {
     const jobs = waiting.splice(0);
     if (consent === "out" && jobs.length) log.warn(CONSENT_DECLINED, { events: jobs.length });
     for (const job of jobs) consent === "in" ? submit(job) : job.done();
+  }
+
+  /** After a consent change: queued events go on in, are dropped on out. */
+  function release(): void {
+    const consent = sdk();
+    if (!busy && consent !== "pending") drain(consent);
   }
 
   /** The visitor's choice changed: privacy/set-consent unless the same consent was already sent (hash in localStorage). */
@@ -111,12 +115,9 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
     submit,
     leave() {
       const consent = sdk();
-      if (consent === "in") waiting.splice(0).forEach(submit);
-      else if (consent === "out" && waiting.length) {
-        // Declined while set-consent(out) was still out: these were never to be sent.
-        log.warn(CONSENT_DECLINED, { events: waiting.length });
-        waiting.splice(0).forEach((job) => job.done());
-      } else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
+      // On out: declined while set-consent(out) was still out, these were never to be sent.
+      if (consent !== "pending") drain(consent);
+      else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
     },
     start() {
       // A consent hash only stands while both the identity and the consent cookie exist (as in alloy).

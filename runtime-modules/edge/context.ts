@@ -1,6 +1,7 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { ConsentGate, Cookies, Logger, Monitor, PageInfo } from "../core/types";
 import { cookieDomain, readCookies } from "../core/cookies";
+import type { EdgeFeatures } from "./features";
 
 export interface AnalyticsDeps {
   config: BundleConfig;
@@ -17,6 +18,8 @@ export interface AnalyticsDeps {
   cookies?: Cookies;
   /** Where document.cookie is read and written (boot's cookie jar); the document itself without it. */
   cookieJar?: { cookie: string };
+  /** The config-driven paths the bundle carries (features.ts); none without it. */
+  features?: EdgeFeatures;
 }
 
 /** The services the Edge client's parts share: the page's, plus the visitor's cookies and storage, and the page state. */

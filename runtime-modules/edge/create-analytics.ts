@@ -95,12 +95,12 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};
-      const analytics: Record<string, string> = { ...pageVariables, ...once, ...own };
+      const analytics: Obj = { ...pageVariables, ...once, ...own };
       // Events set for this beacon and the call's own add up ("purchase,event61").
       if (once.events && own.events && once.events !== own.events) analytics.events = once.events + "," + own.events;
       const event: Obj = { xdm, data: { __adobe: { analytics } } };
-      if (contextData) event.data.__adobe.analytics.contextData = contextData;
-      if (!Object.keys(event.data.__adobe.analytics).length) delete event.data;
+      if (contextData) analytics.contextData = contextData;
+      if (!Object.keys(analytics).length) delete event.data;
       const job: Job = { action: "interact", payload: { events: [event] }, created: Date.now(), done: resolve };
       consent.submit(job);
     }).catch((e) => log.warn(NETWORK_REQUEST_FAILED, errorText(e)));

@@ -64,33 +64,19 @@ export function responseFailure(status: number, text: string, parsed: unknown): 
   return text ? serverResponded(status, text) : "The server responded with a status code " + status + " and no response body.";
 }
 
-function pad(n: number, width = 2): string {
-  return ("00" + n).slice(-width);
+function pad(n: number): string {
+  return ("0" + n).slice(-2);
 }
 
-/** Local time with its offset, e.g. 2026-03-01T09:05:03.007+01:00 (alloy's toISOStringLocal). */
+/**
+ * Local time with its offset, e.g. 2026-03-01T09:05:03.007+01:00 (alloy's
+ * toISOStringLocal): the ISO text of the instant moved by the offset, so that
+ * its UTC fields are the local ones.
+ */
 export function localTime(d: Date): string {
   const offset = d.getTimezoneOffset();
   const abs = Math.abs(offset);
-  return (
-    d.getFullYear() +
-    "-" +
-    pad(d.getMonth() + 1) +
-    "-" +
-    pad(d.getDate()) +
-    "T" +
-    pad(d.getHours()) +
-    ":" +
-    pad(d.getMinutes()) +
-    ":" +
-    pad(d.getSeconds()) +
-    "." +
-    pad(d.getMilliseconds(), 3) +
-    (offset > 0 ? "-" : "+") +
-    pad((abs / 60) | 0) +
-    ":" +
-    pad(abs % 60)
-  );
+  return new Date(d.getTime() - offset * 60000).toISOString().slice(0, -1) + (offset > 0 ? "-" : "+") + pad((abs / 60) | 0) + ":" + pad(abs % 60);
 }
 
 /** localStorage key of the cached IANA time zone. */
@@ -193,13 +179,8 @@ export const LINK_TTL_SECONDS = 300;
  * most 300 s old and MCORGID is ours; undefined otherwise.
  */
 export function linkEcid(search: string, hash: string, orgId: string, nowMs: number): string | undefined {
-  const all = (q: string) => {
-    try {
-      return new URLSearchParams(q).getAll("adobe_mc");
-    } catch (e) {
-      return [];
-    }
-  };
+  // URLSearchParams takes any string (lone surrogates become U+FFFD): nothing to catch.
+  const all = (q: string) => new URLSearchParams(q).getAll("adobe_mc");
   const q = hash.indexOf("?");
   let values = all(search);
   if (!values.length && q >= 0) values = all(hash.slice(q));

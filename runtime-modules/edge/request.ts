@@ -8,8 +8,7 @@ import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
-import { DEMDEX, clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure, thirdPartyBrowser } from "./protocol";
-import { mergeInto } from "../core/merge";
+import { clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure } from "./protocol";
 
 /** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
 export interface Job {
@@ -18,6 +17,8 @@ export interface Job {
   created: number;
   done(status?: number): void;
 }
+
+const NON_FATAL = "The server responded with a non-fatal error:";
 
 /** The gate's tag code of destination cookies (a marketing tag: segments other tags read). */
 export const DESTINATION_COOKIES_TAG = "destination-cookies";
@@ -32,9 +33,13 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   const { config, win, log, monitor, jar, prefix } = ctx;
   const amcv = "AMCV_" + config.analytics.orgId;
   const a = config.analytics;
-  const configId = a.datastreamOverride || a.datastreamId;
-  const overrides = cleanOverrides(mergeInto({ com_adobe_analytics: { reportSuites: [a.reportSuite] } }, a.configOverrides));
-  const thirdParty = !!a.thirdPartyCookies && thirdPartyBrowser(win.navigator.userAgent);
+  // The config-driven paths: their code is in the bundle only when its config turns them on (features.ts).
+  const features = ctx.features || {};
+  const base: Obj = { com_adobe_analytics: { reportSuites: [a.reportSuite] } };
+  const overrides = cleanOverrides(features.configOverrides ? features.configOverrides(a, base) : base);
+  // The third-party host ("" when off).
+  const third = features.thirdPartyCookies;
+  const thirdHost = (a.thirdPartyCookies && third && third(win.navigator.userAgent)) || "";
   const migrate = a.idMigration !== false;
   let demdexFailed = false;
   /** The ECID of the legacy cookies (s_ecid, then AMCV_{orgId}). */
@@ -60,7 +65,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   function apply(parsed: Obj | undefined): void {
     if (!parsed) return;
     for (const w of parsed.warnings || []) log.warn("The server responded with a warning:", w);
-    for (const e of parsed.errors || []) log.warn("The server responded with a non-fatal error:", e);
+    for (const e of parsed.errors || []) log.warn(NON_FATAL, e);
     const domain = ctx.apex();
     const now = Date.now();
     for (const handle of parsed.handle) {
@@ -90,7 +95,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const event = action === "interact";
     const requestId = uuid4(win.crypto);
     const domain = ctx.apex();
-    let host = !identity && thirdParty && !demdexFailed ? DEMDEX : a.edgeDomain;
+    let host = !identity && thirdHost && !demdexFailed ? thirdHost : a.edgeDomain;
     const hint = c[prefix + "cluster"] || (c.mboxEdgeCluster && "t" + c.mboxEdgeCluster);
     const p = job.payload;
     // An adobe_mc link's ECID (at most 300 s old) first, as alloy adds it to every request; else the legacy cookies' for a visitor without identity.
@@ -100,7 +105,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
       if (event) p.xdm = { identityMap: map };
       else p.identityMap = map;
     }
-    p.query = { identity: { fetch: thirdParty ? ["ECID", "CORE"] : ["ECID"] } };
+    p.query = { identity: { fetch: thirdHost ? ["ECID", "CORE"] : ["ECID"] } };
     const state: Obj = { domain, cookiesEnabled: true };
     if (!domain || host.slice(-domain.length) !== domain) {
       const entries = Object.keys(c)
@@ -111,7 +116,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const meta: Obj = (p.meta = { state });
     if (event) meta.queueTimeMillis = clampQueueTime(Date.now() - job.created);
     if (overrides) meta.configOverrides = overrides;
-    if (configId !== a.datastreamId) meta.sdkConfig = { datastream: { original: a.datastreamId } };
+    const configId = features.datastreamOverride ? features.datastreamOverride(a, meta) : a.datastreamId;
     const body = JSON.stringify(p);
     // Leaving the page: events by sendBeacon, to collect once the visitor has an identity (else interact, whose answer is lost).
     const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : action, configId, requestId);
@@ -135,7 +140,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           try {
             apply(parsed);
           } catch (e) {
-            log.warn(failure || "The server responded with a non-fatal error:", errorText(e));
+            log.warn(NON_FATAL, errorText(e));
           }
         }
       }
@@ -151,7 +156,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           (reply) => void (retries.schedule(reply, n, () => attempt(n + 1)) || finish(reply)),
           (e) => {
             // The third-party host failed (blocked): the edge domain for good, sent once more.
-            if (host === DEMDEX) {
+            if (thirdHost && host === thirdHost) {
               demdexFailed = true;
               host = a.edgeDomain;
               return attempt(n);

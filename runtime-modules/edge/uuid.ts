@@ -8,5 +8,5 @@ export function uuid4(crypto: Crypto | undefined): string {
   b[8] = (b[8] & 0x3f) | 0x80;
   let hex = "";
   for (let i = 0; i < 16; i++) hex += (b[i] + 0x100).toString(16).slice(1);
-  return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  return hex.replace(/(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
 }

@@ -4,6 +4,8 @@ import * as events from "./events";
 import type { ActionTable } from "./actions";
 import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
+import { configOverrides, datastreamOverride, thirdPartyCookies } from "../edge/features";
+import type { EdgeFeatures } from "../edge/features";
 
 /**
  * The rule features a bundle carries: the condition, action and event-source
@@ -17,6 +19,8 @@ export interface RuleFeatures {
   conditions: ConditionTable;
   actions: ActionTable;
   events: EventTable;
+  /** The Edge client's paths the bundle's config turns on (edge/features.ts); none without it. */
+  edge?: EdgeFeatures;
 }
 
 /**
@@ -24,7 +28,12 @@ export interface RuleFeatures {
  * never bundled). `Required<…>` makes a type of the schema without its function
  * a compile error: a new condition, action or event source is added here too.
  */
-export function allRuleFeatures(): { conditions: Required<ConditionTable>; actions: Required<ActionTable>; events: Required<EventTable> } {
+export function allRuleFeatures(): {
+  conditions: Required<ConditionTable>;
+  actions: Required<ActionTable>;
+  events: Required<EventTable>;
+  edge: Required<EdgeFeatures>;
+} {
   return {
     conditions: {
       host: conditions.host,
@@ -60,5 +69,6 @@ export function allRuleFeatures(): { conditions: Required<ConditionTable>; actio
       elementExists: events.elementExists,
       timer: events.timer,
     },
+    edge: { thirdPartyCookies, datastreamOverride, configOverrides },
   };
 }

@@ -39,10 +39,12 @@ export function safeVariables(variables: Record<string, string> | undefined): Re
 export function withPageUrls(xdm: Xdm | undefined, pageUrl: string, referrer: string): Xdm {
   const x: Xdm = { ...obj(xdm) };
   const web: Obj = { ...obj(x.web) };
-  const details = obj(web.webPageDetails);
-  const ref = obj(web.webReferrer);
-  web.webPageDetails = { ...details, URL: safeUrl(typeof details.URL === "string" ? details.URL : pageUrl) };
-  web.webReferrer = { ...ref, URL: safeUrl(typeof ref.URL === "string" ? ref.URL : referrer) };
+  const url = (key: string, fallback: string) => {
+    const o = obj(web[key]);
+    web[key] = { ...o, URL: safeUrl(typeof o.URL === "string" ? o.URL : fallback) };
+  };
+  url("webPageDetails", pageUrl);
+  url("webReferrer", referrer);
   x.web = web;
   return x;
 }
@@ -80,7 +82,8 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       const name = redactText(e.name || deps.pageName());
       const variables = safeVariables({ ...deps.onPageView(), ...e.variables });
       const xdm = withPageUrls(e.xdm, href, currentReferrer());
-      (xdm.web as Obj).webPageDetails = { ...obj((xdm.web as Obj).webPageDetails), name };
+      // withPageUrls made webPageDetails afresh: named in place.
+      ((xdm.web as Obj).webPageDetails as Obj).name = name;
       return inner.pageView({ name, variables, xdm });
     },
     event(e) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { BundleConfig } from "../../../generator/config/bundle-config.js";
 import { ACTION_TYPES, EVENT_TYPES } from "../../../generator/config/schemas/rules.js";
-import { featureImports, featureKeyOf, featureSetOf, SOURCED_EVENTS } from "../../../generator/bundle/features.js";
+import { edgeFeaturesOf, featureImports, featureKeyOf, featureSetOf, SOURCED_EVENTS } from "../../../generator/bundle/features.js";
+import * as edgeFeatures from "../../../runtime-modules/edge/features";
 import * as actions from "../../../runtime-modules/rules/actions";
 import * as conditions from "../../../runtime-modules/rules/conditions";
 import * as events from "../../../runtime-modules/rules/events";
@@ -46,7 +47,12 @@ describe("per-feature-set cores (features.ts)", () => {
         { events: [{ type: "libraryLoaded" }], conditions: [], actions: [{ type: "sendPageView" }] },
       ]),
     );
-    expect(set).toEqual({ conditions: ["allOf", "anyOf", "env", "not", "path"], actions: ["pixel", "sendEvent", "sendPageView"], events: ["click", "timer"] });
+    expect(set).toEqual({
+      conditions: ["allOf", "anyOf", "env", "not", "path"],
+      actions: ["pixel", "sendEvent", "sendPageView"],
+      events: ["click", "timer"],
+      edge: [],
+    });
     expect(featureKeyOf(set)).toBe(
       featureKeyOf(
         featureSetOf(
@@ -64,11 +70,30 @@ describe("per-feature-set cores (features.ts)", () => {
   });
 
   it("the entry imports only the set's functions and hands boot their table", () => {
-    const { imports, table } = featureImports({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [] }, "/rt", ".js");
+    const { imports, table } = featureImports({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [], edge: [] }, "/rt", ".js");
     expect(imports).toEqual([
       'import { dataElement as c_dataElement } from "/rt/rules/conditions.js";',
       'import { sendEvent as a_sendEvent, sendPageView as a_sendPageView } from "/rt/rules/actions.js";',
     ]);
     expect(table).toBe("{ conditions: { dataElement: c_dataElement }, actions: { sendEvent: a_sendEvent, sendPageView: a_sendPageView }, events: {  } }");
+  });
+
+  it("the Edge client's config-driven paths are features of the config: thirdPartyCookies (spec section 9: our sites false), datastreamOverride and configOverrides only where the config turns them on", () => {
+    expect(edgeFeaturesOf(undefined)).toEqual([]);
+    expect(edgeFeaturesOf({ thirdPartyCookies: false })).toEqual([]);
+    expect(edgeFeaturesOf({ thirdPartyCookies: true })).toEqual(["thirdPartyCookies"]);
+    expect(edgeFeaturesOf({ datastreamOverride: "ds-qa", configOverrides: {} })).toEqual(["datastreamOverride"]);
+    expect(edgeFeaturesOf({ thirdPartyCookies: true, datastreamOverride: "ds-qa", configOverrides: { a: 1 } })).toEqual([
+      "thirdPartyCookies",
+      "datastreamOverride",
+      "configOverrides",
+    ]);
+    for (const [name, fn] of Object.entries(allRuleFeatures().edge)) expect((edgeFeatures as Record<string, unknown>)[name], name).toBe(fn);
+    const on = featureSetOf({ rules: [], analytics: { thirdPartyCookies: true } });
+    expect(on.edge).toEqual(["thirdPartyCookies"]);
+    expect(featureKeyOf(on)).not.toBe(featureKeyOf(featureSetOf({ rules: [], analytics: { thirdPartyCookies: false } })));
+    const { imports, table } = featureImports(on, "/rt", ".js");
+    expect(imports).toEqual(['import { thirdPartyCookies as e_thirdPartyCookies } from "/rt/edge/features.js";']);
+    expect(table).toContain("edge: { thirdPartyCookies: e_thirdPartyCookies }");
   });
 });

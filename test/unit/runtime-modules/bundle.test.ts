@@ -84,6 +84,23 @@ describe("bundled runtime", () => {
     expect(pixel).toContain("pixel failed");
     expect(pixel).not.toContain("no command ");
   });
+  it('"thirdPartyCookies: false" (spec section 9, every shipped site): the third-party host, its browser check and its fallback are not in the bundle; a config turning it on carries them', async () => {
+    const off = await bundle([], config);
+    expect(config.analytics.thirdPartyCookies).toBeFalsy();
+    for (const marker of ["adobedc.demdex.net", "Firefox|FxiOS"]) expect(off, marker).not.toContain(marker);
+    const on = await bundle([], bundleConfig({ analytics: { ...config.analytics, thirdPartyCookies: true } }));
+    for (const marker of ["adobedc.demdex.net", "Firefox|FxiOS"]) expect(on, marker).toContain(marker);
+  });
+  it("no datastreamOverride and no configOverrides (no shipped config has them): neither path is in the bundle; a config with them carries both", async () => {
+    expect(config.analytics.datastreamOverride).toBeUndefined();
+    expect(config.analytics.configOverrides).toBeUndefined();
+    const off = await bundle([], config);
+    const markers = ["sdkConfig", ".datastreamOverride||", ".configOverrides)"];
+    for (const marker of markers) expect(off.includes(marker), marker).toBe(false);
+    const analytics = { ...config.analytics, datastreamOverride: "ds-qa", configOverrides: { com_adobe_identity: { idSyncContainerId: 7 } } };
+    const on = await bundle([], bundleConfig({ analytics }));
+    for (const marker of markers) expect(on.includes(marker), marker).toBe(true);
+  });
   it("unused catalogue messages are tree-shaken away", async () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");

@@ -9,6 +9,7 @@ import { createAnalytics, type AnalyticsDeps } from "../../../../runtime-modules
 import type { ConsentGate, LogEntry } from "../../../../runtime-modules/core/types";
 import type { BundleConfig } from "../../../../generator/config/bundle-config.js";
 import { bundleConfig } from "../helpers/config";
+import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 
 export const ORG = "ABC123@AdobeOrg";
 export const IDENTITY = "kndctr_ABC123_AdobeOrg_identity";
@@ -223,6 +224,8 @@ export function fakeEdge(options: FakeEdgeOptions = {}) {
     win: win as unknown as Window,
     pageName: () => "scores:home",
     random: options.random ?? (() => 0.5),
+    // Every config-driven path, as allRuleFeatures() hands boot in the tests: the config decides.
+    features: allRuleFeatures().edge,
   };
 
   return {

@@ -150,6 +150,12 @@ describe("localTime and contextXdm", () => {
     for (const t of [0, 1_700_000_000_123, Date.UTC(2026, 0, 1, 0, 0, 0, 7)]) expect(localTime(new Date(t))).toBe(alloyLocalTime(new Date(t)));
     expect(localTime(new Date(2026, 2, 1, 9, 5, 3, 7))).toMatch(/^2026-03-01T09:05:03\.007[+-]\d\d:\d\d$/);
   });
+  it("local time with its offset, as alloy's toISOStringLocal, at any instant of years 1970-2100 (DST changes included)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (t) => localTime(new Date(t)) === alloyLocalTime(new Date(t))),
+      { numRuns: 2000 },
+    );
+  });
   it("the default XDM paths of the protocol", () => {
     const win = {
       screen: { width: 1440, height: 900, orientation: { type: "landscape-primary" } },
