@@ -52,13 +52,26 @@ function itemText(item: unknown, fields: readonly string[] | undefined): string 
   return fields.map((f) => (empty(o[f]) ? "" : String(o[f]))).join(":");
 }
 
-/** Applies the element's options: join (a list as one text), clean (trim, collapse white space), lowercase, truncate. */
-export function shapeValue(value: unknown, def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "truncate">): unknown {
-  if (def.join !== undefined && Array.isArray(value))
-    value = value
-      .map((item) => itemText(item, def.fields))
-      .filter((t) => t.replace(/:/g, ""))
-      .join(def.join);
+/**
+ * Applies the element's options: a list's items (blank ones left out; unique,
+ * sort) become a count, their largest number (reduce) or one text (join);
+ * then clean (trim, collapse white space), lowercase, truncate.
+ */
+export function shapeValue(
+  value: unknown,
+  def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "truncate" | "unique" | "sort" | "reduce">,
+): unknown {
+  if ((def.join !== undefined || def.reduce) && Array.isArray(value)) {
+    let items = value.map((item) => itemText(item, def.fields)).filter((t) => t.replace(/:/g, ""));
+    if (def.unique) items = items.filter((t, i) => items.indexOf(t) === i);
+    if (def.sort) items.sort();
+    if (def.reduce === "count") return items.length;
+    if (def.reduce) {
+      const numbers = items.map(Number).filter((n) => n === n);
+      return numbers.length ? Math.max(...numbers) : undefined;
+    }
+    value = items.join(def.join);
+  }
   if (typeof value !== "string") return value;
   let text = value;
   if (def.clean) text = text.replace(/\s+/g, " ").trim();

@@ -103,6 +103,14 @@ export const DataElementSchema = z
       .describe(
         'With join (ignored without it): each item of the list is an object; these of its fields, joined by ":", stand for it (["schoolId", "schoolName"] gives "3456:University of Kiwi").',
       ),
+    unique: z.boolean().optional().describe("A list value keeps each item once (its first occurrence), for join and reduce."),
+    sort: z.boolean().optional().describe("A list value's items are sorted (as text), for join and reduce."),
+    reduce: z
+      .enum(["count", "max"])
+      .optional()
+      .describe(
+        "A list value becomes one number instead of a text (join is then not used): count, the number of its non-blank items; max, the largest of its items that are numbers (none: no value).",
+      ),
     truncate: z.number().int().min(1).max(1000).optional().describe("A text value is cut to this many characters (after join, clean and lowercase)."),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),

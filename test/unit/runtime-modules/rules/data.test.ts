@@ -76,6 +76,30 @@ describe("data elements", () => {
       });
   });
 
+  describe("unique, sort and reduce (issue 18: the score portal's totals, codes once each, and latest year; spec section 3)", () => {
+    const cases: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+      ['"AP score send: total sent, DI codes": each code once', { join: "|", unique: true }, ["1234", "5678", "1234"], "1234|5678"],
+      ['"Score sends: ... dedupe key": the codes sorted', { join: "|", unique: true, sort: true }, ["8765", "4321", "8765"], "4321|8765"],
+      ['"total sent": count, blank items left out, each once', { reduce: "count", unique: true }, ["1234", "", null, "5678", "1234"], 2],
+      ["count of an empty list is 0", { reduce: "count" }, [], 0],
+      ['"AP score view: maxApTestYear": the largest number among numbers and numeric texts', { reduce: "max" }, [2023, "2024", "n/a"], 2024],
+      ["max of a list without numbers: no value", { reduce: "max" }, ["n/a", ""], undefined],
+      ["reduce wins over join", { reduce: "count", join: "|" }, ["a", "b"], 2],
+      ["reduce leaves a value that is not a list alone", { reduce: "max" }, "2024", "2024"],
+      ["unique and sort without join or reduce change nothing", { unique: true, sort: true }, ["b", "a", "b"], ["b", "a", "b"]],
+    ];
+    for (const [what, options, value, expected] of cases)
+      it(what, () => {
+        const { de } = elements({ v: { push: "v", ...options } });
+        expect(de.forPush({ v: value }).get("v")).toEqual(expected);
+      });
+    it("the schema takes unique, sort and reduce (count or max) and refuses another reduce", () => {
+      expect(DataElementSchema.safeParse({ push: "v", join: "|", unique: true, sort: true }).success).toBe(true);
+      expect(DataElementSchema.safeParse({ push: "v", reduce: "max" }).success).toBe(true);
+      expect(DataElementSchema.safeParse({ push: "v", reduce: "sum" }).success).toBe(false);
+    });
+  });
+
   it("sources: cookie, query parameter, data-layer path, page global path, page info, constant, provided", () => {
     const { de } = elements(
       {
