@@ -20,10 +20,17 @@ export interface FeatureSet {
   conditions: string[];
   actions: string[];
   events: string[];
+  /** Data-element options with code of their own (`lists`: unique, sort, reduce); absent when none is used. */
+  elements?: string[];
 }
 
 /** Where each kind's functions are exported, in the compiled runtime. */
-export const FEATURE_FILES: Record<keyof FeatureSet, string> = { conditions: "rules/conditions", actions: "rules/actions", events: "rules/events" };
+export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
+  conditions: "rules/conditions",
+  actions: "rules/actions",
+  events: "rules/events",
+  elements: "rules/data-elements",
+};
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
 export const SOURCED_EVENTS = ["domReady", "windowLoaded", "click", "routeChange", "elementExists", "timer"];
@@ -34,8 +41,8 @@ function addCondition(condition: RuleCondition, into: Set<string>): void {
   if (condition.type === "allOf" || condition.type === "anyOf") for (const c of condition.conditions) addCondition(c, into);
 }
 
-/** The conditions, actions and event sources a bundle's rules use. */
-export function featureSetOf(config: Pick<BundleConfig, "rules">): FeatureSet {
+/** The conditions, actions and event sources a bundle's rules use, and the data-element options with code its data elements use. */
+export function featureSetOf(config: Pick<BundleConfig, "rules"> & Partial<Pick<BundleConfig, "dataElements">>): FeatureSet {
   const conditions = new Set<string>();
   const actions = new Set<string>();
   const events = new Set<string>();
@@ -44,20 +51,25 @@ export function featureSetOf(config: Pick<BundleConfig, "rules">): FeatureSet {
     for (const a of rule.actions) actions.add(a.type);
     for (const e of rule.events) events.add(e.type);
   }
-  return { conditions: [...conditions].sort(), actions: [...actions].sort(), events: SOURCED_EVENTS.filter((e) => events.has(e)) };
+  const set: FeatureSet = { conditions: [...conditions].sort(), actions: [...actions].sort(), events: SOURCED_EVENTS.filter((e) => events.has(e)) };
+  if (Object.values(config.dataElements ?? {}).some((d) => d.unique || d.sort || d.reduce)) set.elements = ["lists"];
+  return set;
 }
 
 /** A short, stable name for a feature set: the core piece of bundles with it is "core.KEY". */
 export function featureKeyOf(set: FeatureSet): string {
-  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}`).slice(0, 10);
+  // A set without data-element options keeps the key it had before they existed.
+  const elements = set.elements?.length ? `\0${set.elements.join(",")}` : "";
+  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}${elements}`).slice(0, 10);
 }
 
 /** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
 export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
   const imports: string[] = [];
   const parts: string[] = [];
-  for (const kind of ["conditions", "actions", "events"] as const) {
+  for (const kind of ["conditions", "actions", "events", "elements"] as const) {
     const names = set[kind];
+    if (!names) continue;
     const local = (name: string) => `${kind[0]}_${name}`;
     if (names.length)
       imports.push(`import { ${names.map((n) => `${n} as ${local(n)}`).join(", ")} } from ${JSON.stringify(`${runtime}/${FEATURE_FILES[kind]}${extension}`)};`);

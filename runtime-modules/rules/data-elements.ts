@@ -16,6 +16,8 @@ export interface DataElementDeps {
   win: Window;
   provided: (name: string) => unknown;
   log: Logger;
+  /** The list options, when the bundle's data elements use them (features.ts). */
+  lists?: Lists;
 }
 
 export interface DataElements {
@@ -53,24 +55,36 @@ function itemText(item: unknown, fields: readonly string[] | undefined): string 
 }
 
 /**
- * Applies the element's options: a list's items (blank ones left out; unique,
- * sort) become a count, their largest number (reduce) or one text (join);
- * then clean (trim, collapse white space), lowercase, truncate.
+ * The list options unique, sort and reduce (count, max), then join. Only in
+ * the cores of bundles whose data elements use them (the feature `elements.lists`,
+ * runtime-modules/rules/features.ts, generator/bundle/features.ts).
+ */
+export function lists(items: string[], def: Pick<DataElement, "join" | "unique" | "sort" | "reduce">): unknown {
+  if (def.unique) items = items.filter((t, i) => items.indexOf(t) === i);
+  if (def.sort) items.sort();
+  if (def.reduce === "count") return items.length;
+  if (def.reduce) {
+    const numbers = items.map(Number).filter((n) => n === n);
+    return numbers.length ? Math.max(...numbers) : undefined;
+  }
+  return items.join(def.join);
+}
+export type Lists = typeof lists;
+
+/**
+ * Applies the element's options: a list's items (blank ones left out) become
+ * one text (join), or with `lists` (the bundle's list options) also each once,
+ * sorted, a count or their largest number; then clean (trim, collapse white
+ * space), lowercase, truncate.
  */
 export function shapeValue(
   value: unknown,
   def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "truncate" | "unique" | "sort" | "reduce">,
+  listOptions?: Lists,
 ): unknown {
   if ((def.join !== undefined || def.reduce) && Array.isArray(value)) {
-    let items = value.map((item) => itemText(item, def.fields)).filter((t) => t.replace(/:/g, ""));
-    if (def.unique) items = items.filter((t, i) => items.indexOf(t) === i);
-    if (def.sort) items.sort();
-    if (def.reduce === "count") return items.length;
-    if (def.reduce) {
-      const numbers = items.map(Number).filter((n) => n === n);
-      return numbers.length ? Math.max(...numbers) : undefined;
-    }
-    value = items.join(def.join);
+    const items = value.map((item) => itemText(item, def.fields)).filter((t) => t.replace(/:/g, ""));
+    value = listOptions ? listOptions(items, def) : items.join(def.join);
   }
   if (typeof value !== "string") return value;
   let text = value;
@@ -142,7 +156,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
         value = undefined;
       }
     if (empty(value)) value = def.default;
-    return shapeValue(value, def);
+    return shapeValue(value, def, deps.lists);
   }
 
   function resolveAt(text: string, depth: number, push: unknown): string {

@@ -1,6 +1,7 @@
 import * as actions from "./actions";
 import * as conditions from "./conditions";
 import * as events from "./events";
+import * as dataElements from "./data-elements";
 import type { ActionTable } from "./actions";
 import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
@@ -17,6 +18,8 @@ export interface RuleFeatures {
   conditions: ConditionTable;
   actions: ActionTable;
   events: EventTable;
+  /** Data-element options with code of their own: `lists` (unique, sort, reduce), only where a data element uses one. */
+  elements?: { lists?: dataElements.Lists };
 }
 
 /**
@@ -24,7 +27,12 @@ export interface RuleFeatures {
  * never bundled). `Required<…>` makes a type of the schema without its function
  * a compile error: a new condition, action or event source is added here too.
  */
-export function allRuleFeatures(): { conditions: Required<ConditionTable>; actions: Required<ActionTable>; events: Required<EventTable> } {
+export function allRuleFeatures(): {
+  conditions: Required<ConditionTable>;
+  actions: Required<ActionTable>;
+  events: Required<EventTable>;
+  elements: { lists: dataElements.Lists };
+} {
   return {
     conditions: {
       host: conditions.host,
@@ -58,5 +66,6 @@ export function allRuleFeatures(): { conditions: Required<ConditionTable>; actio
       elementExists: events.elementExists,
       timer: events.timer,
     },
+    elements: { lists: dataElements.lists },
   };
 }

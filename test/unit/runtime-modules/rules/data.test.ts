@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataElementSchema } from "../../../../generator/config/schemas/rules.js";
-import { createDataElements, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
+import { createDataElements, lists, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
 import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
 import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
 import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
@@ -28,7 +28,7 @@ function logger() {
 
 function elements(
   defs: Record<string, unknown>,
-  opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown> } = {},
+  opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown>; noLists?: boolean } = {},
 ) {
   const parsed = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, DataElementSchema.parse(v)]));
   const { logs, log } = logger();
@@ -46,6 +46,7 @@ function elements(
     win,
     provided: (n) => (n === "site" ? "scores" : undefined),
     log,
+    lists: opts.noLists ? undefined : lists,
   });
   return { de, logs, win };
 }
@@ -93,6 +94,10 @@ describe("data elements", () => {
         const { de } = elements({ v: { push: "v", ...options } });
         expect(de.forPush({ v: value }).get("v")).toEqual(expected);
       });
+    it("a bundle without the list options (no data element uses them: features.ts) still joins", () => {
+      const { de } = elements({ v: { push: "v", join: "|" } }, { noLists: true });
+      expect(de.forPush({ v: ["a", "", "b"] }).get("v")).toBe("a|b");
+    });
     it("the schema takes unique, sort and reduce (count or max) and refuses another reduce", () => {
       expect(DataElementSchema.safeParse({ push: "v", join: "|", unique: true, sort: true }).success).toBe(true);
       expect(DataElementSchema.safeParse({ push: "v", reduce: "max" }).success).toBe(true);
