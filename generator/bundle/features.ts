@@ -22,6 +22,8 @@ export interface FeatureSet {
   events: string[];
   /** The Edge client's config-driven paths its config turns on (runtime-modules/edge/features.ts, EdgeFeatures). */
   edge: string[];
+  /** Data-element options with code of their own (`lists`: unique, sort, reduce); absent when none is used. */
+  elements?: string[];
 }
 
 /** Where each kind's functions are exported, in the compiled runtime. */
@@ -30,6 +32,7 @@ export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
   actions: "rules/actions",
   events: "rules/events",
   edge: "edge/features",
+  elements: "rules/data-elements",
 };
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
@@ -56,7 +59,10 @@ export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | u
 }
 
 /** The conditions, actions and event sources a bundle's rules use, and the Edge client's paths its config turns on. */
-export function featureSetOf(config: Pick<BundleConfig, "rules"> & { analytics?: Partial<BundleConfig["analytics"]> }): FeatureSet {
+/** The conditions, actions and event sources a bundle's rules use, the Edge client's paths its config turns on, and the data-element options with code its data elements use. */
+export function featureSetOf(
+  config: Pick<BundleConfig, "rules"> & Partial<Pick<BundleConfig, "dataElements">> & { analytics?: Partial<BundleConfig["analytics"]> },
+): FeatureSet {
   const conditions = new Set<string>();
   const actions = new Set<string>();
   const events = new Set<string>();
@@ -65,27 +71,31 @@ export function featureSetOf(config: Pick<BundleConfig, "rules"> & { analytics?:
     for (const a of rule.actions) actions.add(a.type);
     for (const e of rule.events) events.add(e.type);
   }
-  return {
+  const set: FeatureSet = {
     conditions: [...conditions].sort(),
     actions: [...actions].sort(),
     events: SOURCED_EVENTS.filter((e) => events.has(e)),
     edge: edgeFeaturesOf(config.analytics),
   };
+  if (Object.values(config.dataElements ?? {}).some((d) => d.unique || d.sort || d.reduce)) set.elements = ["lists"];
+  return set;
 }
 
 /** A short, stable name for a feature set: the core piece of bundles with it is "core.KEY". */
 export function featureKeyOf(set: FeatureSet): string {
-  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}`).slice(0, 10);
+  // A set without data-element options keeps the key it would have had without them.
+  const elements = set.elements?.length ? `\0${set.elements.join(",")}` : "";
+  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}${elements}`).slice(0, 10);
 }
 
 /** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
 export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
   const imports: string[] = [];
   const parts: string[] = [];
-  for (const kind of ["conditions", "actions", "events", "edge"] as const) {
+  for (const kind of ["conditions", "actions", "events", "edge", "elements"] as const) {
     const names = set[kind];
-    // No config-driven path on: boot gets no edge table (most bundles).
-    if (kind === "edge" && !names.length) continue;
+    // No config-driven path on: boot gets no edge table (most bundles); no data-element option: no elements table.
+    if (!names || (kind === "edge" && !names.length)) continue;
     const local = (name: string) => `${kind[0]}_${name}`;
     if (names.length)
       imports.push(`import { ${names.map((n) => `${n} as ${local(n)}`).join(", ")} } from ${JSON.stringify(`${runtime}/${FEATURE_FILES[kind]}${extension}`)};`);

@@ -120,7 +120,15 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     const sampling = createSampling({ config, cookies, host: page.host, log, random: Math.random });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
-    const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
+    const dataElements = createDataElements(config.dataElements, {
+      page: currentPage,
+      cookies,
+      dataLayer,
+      win,
+      provided: values.get,
+      log,
+      lists: rules.elements?.lists,
+    });
     const analytics = createAnalytics({
       config,
       consent,

@@ -2,7 +2,9 @@
  * Log messages. The product spec's section 8 error catalogue word for word,
  * then the few runtime messages the catalogue gives no wording for.
  * One export per message (no enum, no object holding them all), so a bundle
- * keeps only the messages its code uses.
+ * keeps only the messages its code uses. Every one is logged somewhere (by
+ * runtime code, or by a YAML `log` action): the catalogue entries nothing
+ * logs, and why, are in docs/messages.md (test/unit/runtime-modules/core/messages-used.test.ts).
  */
 
 /* ---- Runtime ---- */
@@ -10,7 +12,6 @@
 export const NOT_AUTHORIZED = "not authorized for this domain";
 /** Log code of NOT_AUTHORIZED. */
 export const DYNAMIC_HOST_NOT_ALLOWED = "dynamic_host_not_allowed";
-export const IE9_UNSUPPORTED = "Adobe Launch is unsupported in IE 9 and below";
 
 /* ---- Popup and voucher ---- */
 
@@ -47,7 +48,6 @@ export const UNRECOGNIZED_SCORE_VIEW = "Unrecognized Score View found (not track
 /* ---- Analytics SDK ---- */
 
 export const CONSENT_DECLINED = "The user declined consent.";
-export const NO_CONSENT_PREFERENCES = "No consent preferences have been set.";
 export const CONSENT_PENDING = "Consent is pending.";
 export const IDENTITY_COOKIE_NOT_FOUND = "Identity cookie not found.";
 /** "The server responded with a status code ... and response body" */
@@ -55,21 +55,10 @@ export function serverResponded(status: number, body: string): string {
   return "The server responded with a status code " + status + " and response body: " + body;
 }
 export const NETWORK_REQUEST_FAILED = "Network request failed.";
-export const MUST_BE_CONFIGURED_FIRST = "The library must be configured first";
-export const ALREADY_CONFIGURED = "The library has already been configured";
-export const UNKNOWN_INSTANCE_NAME = "unknown instance name";
 export const EVENT_CANCELED = "Event was canceled because the onBeforeEventSend callback returned false.";
-/** Configuration validation: "Expected ..., but got ..." */
-export function expectedButGot(expected: string, got: string): string {
-  return "Expected " + expected + ", but got " + got;
-}
-export const UNKNOWN_FIELD = "Unknown field";
-export const IS_REQUIRED_OPTION = "is a required option";
 
 /* ---- Application errors, video, sign-in ---- */
 
-/** List add UI failure: code (message is adding-{itemType}:{itemName}). */
-export const LIST_ADD_UI_FAILURE = "bf-ui-failure";
 export const VIDEO_ERROR_2 = "Request contains an invalid parameter value (error 2)";
 export const VIDEO_ERROR_5 = "Requested content cannot be played in an HTML5 player (error 5)";
 export const VIDEO_ERROR_100 = "Requested video was not found (error 100)";

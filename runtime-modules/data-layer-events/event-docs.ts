@@ -25,13 +25,22 @@ export const EVENT_DOCS = {
       pageName: "A full page name; when absent the bundle composes it from site code, flow code, page code and view code, joined by '/' (':' in app style).",
       flowCode: "e.g. reg, login, forgotpw.",
       pageCode: "e.g. enter-data, success. UUID-shaped parts become the word uuid.",
+      viewCode:
+        "The state of the page, e.g. the score portal's (spec section 2) pageCode dashboard with viewCode latest-shown, coming, pending or no-scores, and score-sends with empty; its other pages are login-page, score-landing, score-overview, score-report, score-details, skills-insight, test-questions, merit-scholarship-eligibility, essay-details, assessment-loading and ap-potential (scores:dashboard:latest-shown).",
       errorCode:
         "This is an error page. 404, 500, down, highvolume, 403 and 422 (any case) name the site's error page (site/404errorpage, site/downpage, ...); another code gives site, page and code.",
     },
   },
   "link-click": {
     when: "A link or link-like control is clicked that the bundle cannot see as a plain link (it classifies plain links itself).",
-    example: { linkType: "feature", linkName: "compare colleges", linkUrl: "https://bigfuture.kiwi.example/compare", pathingHit: true, hasData: true },
+    example: {
+      linkType: "feature",
+      linkName: "compare colleges",
+      linkUrl: "https://bigfuture.kiwi.example/compare",
+      eventCode: "event59",
+      pathingHit: true,
+      hasData: true,
+    },
     notes: {
       linkType: "Link flags: search result, promo, nav, external, download, feature; mailto and tel are the tracked protocols.",
       linkName: "Link text, lowercased and cut to 40 characters (feature text: 50).",
@@ -228,7 +237,7 @@ export const EVENT_DOCS = {
   "ap-score-view": {
     when: "An AP score page is shown.",
     example: { testYears: [2023, "2024"] },
-    notes: { testYears: "maxApTestYear is the latest four-digit year." },
+    notes: { testYears: "Recorded as maxApTestYear, the latest year among them (numbers or numeric texts)." },
   },
   "ap-score-send": {
     when: "AP scores are sent to institutions.",
@@ -334,7 +343,13 @@ export const EVENT_DOCS = {
   },
   "application-error": {
     when: "The application hits an error worth counting (failed call, session timeout, UI failure).",
-    example: { code: "bf-ui-failure", message: "adding-college:University of Kiwi", type: "ui", page: "bigfuture/college-profile" },
+    example: {
+      code: "bf-ui-failure",
+      message: "adding-college:University of Kiwi",
+      type: "ui",
+      page: "bigfuture/college-profile",
+      actionSource: "add-to-list",
+    },
     notes: {
       code: "Recorded with count 1; skipped if no data. Payment-page errors and session timeouts get the application id and flow code appended.",
       type: "e.g. AppCues for guided-help errors, Video Player for player errors.",

@@ -16,6 +16,8 @@ export interface DataElementDeps {
   win: Window;
   provided: (name: string) => unknown;
   log: Logger;
+  /** The list options, when the bundle's data elements use them (features.ts). */
+  lists?: Lists;
 }
 
 export interface DataElements {
@@ -53,18 +55,42 @@ function itemText(item: unknown, fields: readonly string[] | undefined, separato
   return texts.join("") ? texts.join(separator) : "";
 }
 
-/** Applies the element's options: join (a list as one text), clean (trim, collapse white space), lowercase, lookup, truncate. */
+/**
+ * The list options unique, sort and reduce (count, max), then join. Only in
+ * the cores of bundles whose data elements use them (the feature `elements.lists`,
+ * runtime-modules/rules/features.ts, generator/bundle/features.ts).
+ */
+export function lists(items: string[], def: Pick<DataElement, "join" | "unique" | "sort" | "reduce">): unknown {
+  if (def.unique) items = items.filter((t, i) => items.indexOf(t) === i);
+  if (def.sort) items.sort();
+  if (def.reduce === "count") return items.length;
+  if (def.reduce) {
+    const numbers = items.map(Number).filter((n) => n === n);
+    return numbers.length ? Math.max(...numbers) : undefined;
+  }
+  return items.join(def.join);
+}
+export type Lists = typeof lists;
+
+/**
+ * Applies the element's options: a list's items (blank ones left out; an
+ * object is a list of one: an award, its id, name and year with fields) become
+ * one text (join), or with `lists` (the bundle's list options) also each once,
+ * sorted, a count or their largest number; then lookup, clean (trim, collapse
+ * white space), lowercase, truncate.
+ */
 export function shapeValue(
   value: unknown,
-  def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "fieldSeparator" | "lookup" | "truncate">,
+  def: Pick<DataElement, "clean" | "lowercase" | "join" | "fields" | "fieldSeparator" | "lookup" | "truncate" | "unique" | "sort" | "reduce">,
+  listOptions?: Lists,
 ): unknown {
-  // An object is a list of one (an award: id, name, year, with fields).
-  if (def.join !== undefined && value && typeof value == "object")
-    value = ([] as unknown[])
+  if ((def.join !== undefined || def.reduce) && value && typeof value == "object") {
+    const items = ([] as unknown[])
       .concat(value)
       .map((item) => itemText(item, def.fields, def.fieldSeparator || ":"))
-      .filter(Boolean)
-      .join(def.join);
+      .filter(Boolean);
+    value = listOptions ? listOptions(items, def) : items.join(def.join);
+  }
   if (def.lookup) {
     // Only the table's own entries ("toString" is no entry); a value it does not name has none.
     value = def.lookup[String(value)];
@@ -140,7 +166,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
         value = undefined;
       }
     if (empty(value)) value = def.default;
-    return shapeValue(value, def);
+    return shapeValue(value, def, deps.lists);
   }
 
   function resolveAt(text: string, depth: number, push: unknown): string {

@@ -1,6 +1,7 @@
 import * as actions from "./actions";
 import * as conditions from "./conditions";
 import * as events from "./events";
+import * as dataElements from "./data-elements";
 import type { ActionTable } from "./actions";
 import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
@@ -21,6 +22,8 @@ export interface RuleFeatures {
   events: EventTable;
   /** The Edge client's paths the bundle's config turns on (edge/features.ts); none without it. */
   edge?: EdgeFeatures;
+  /** Data-element options with code of their own: `lists` (unique, sort, reduce), only where a data element uses one. */
+  elements?: { lists?: dataElements.Lists };
 }
 
 /**
@@ -33,6 +36,7 @@ export function allRuleFeatures(): {
   actions: Required<ActionTable>;
   events: Required<EventTable>;
   edge: Required<EdgeFeatures>;
+  elements: { lists: dataElements.Lists };
 } {
   return {
     conditions: {
@@ -70,5 +74,6 @@ export function allRuleFeatures(): {
       timer: events.timer,
     },
     edge: { thirdPartyCookies, datastreamOverride, configOverrides },
+    elements: { lists: dataElements.lists },
   };
 }

@@ -60,12 +60,18 @@ interface Recorded {
   invalid?: Array<{ why: string; fields: Record<string, unknown>; log?: string }>;
 }
 
+/** tdMinusNDays of a registration: days from today (the page's local date) to the administration date. */
+function daysFromToday(year: number, month: number, day: number): number {
+  const now = new Date();
+  return Math.round((Date.UTC(year, month - 1, day) - Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())) / 864e5);
+}
+
 /** The pushes recorded today, with their records (numbers: sites/*.yaml; placeholders to confirm except section 9's). */
 const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
   modal: {
     site: "help",
     by: "org rule modal",
-    record: { eventType: "kiwi.modal", name: "modal:checklist:shown", variables: {} },
+    record: { eventType: "kiwi.modal", name: "modal:checklist:shown", variables: { eVar155: "bigfuture/dashboard" } },
     invalid: [{ why: "no modalName", fields: { modalName: undefined } }],
   },
   "form-submit": {
@@ -80,7 +86,7 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: {
       eventType: "kiwi.applicationError",
       name: "error:bf-ui-failure",
-      variables: { events: "event50", eVar97: "adding-college:University of Kiwi", eVar98: "ui" },
+      variables: { events: "event50", eVar97: "adding-college:University of Kiwi", eVar98: "ui", eVar156: "bigfuture/college-profile", eVar157: "add-to-list" },
     },
     invalid: [{ why: '"skipped if no data": no code', fields: { code: undefined } }],
   },
@@ -145,7 +151,7 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
   },
   "vouchers-order": {
     site: "testday",
-    by: "testday rules vouchers-order, vouchers-order-unknown-action, vouchers-order-no-id",
+    by: "testday rules vouchers-order, vouchers-order-unknown-action, vouchers-order-no-id, vouchers-order-no-data",
     record: {
       eventType: "kiwi.vouchersOrder",
       name: "vouchers:order-new",
@@ -154,6 +160,7 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     invalid: [
       { why: '"Voucher order without id: warned, skipped"', fields: { id: undefined }, log: "vouchers order ID missing" },
       { why: '"unknown action is warned and ignored"', fields: { action: "order-cancel" }, log: "voucher action type not recognized" },
+      { why: '"no payload data found": neither action nor id', fields: { action: undefined, id: undefined }, log: "no payload data found" },
     ],
   },
   "k12-bi-report": {
@@ -462,26 +469,107 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     ],
   },
   // end recA
+  // ---- Task recB (issue 18): the score portal's records, the CB web event, registration steps, video, link clicks ----
+  "ap-score-view": {
+    site: "apscore",
+    by: "apscore rule ap-score-view (reduce: max)",
+    record: { eventType: "kiwi.apScoreView", name: "ap score view", variables: { events: "event90", eVar150: "2024" } },
+  },
+  "ap-score-send": {
+    site: "apscore",
+    by: "apscore rule ap-score-send (reduce: count, unique)",
+    record: { eventType: "kiwi.apScoreSend", name: "ap score send:2", variables: { events: "event91", eVar151: "2", eVar152: "1234|5678" } },
+    invalid: [{ why: "no DI code sent", fields: { diCodes: [] } }],
+  },
+  "score-send": {
+    site: "scoresends",
+    by: "scoresends rules score-send, score-send-no-order",
+    record: {
+      eventType: "kiwi.scoreSend",
+      name: "score send:2",
+      variables: { events: "event92", eVar151: "2", eVar153: "4321|8765", eVar154: "SS-1001" },
+    },
+    invalid: [{ why: "no institution code sent (blank items are left out)", fields: { institutionCodes: ["", null] } }],
+  },
+  "cb-web-event": {
+    site: "iam",
+    by: "iam rules cb-web-event-login, -registration, -migration, -registration-match",
+    record: { eventType: "kiwi.cbWebEvent", name: "cb web event:registration", variables: { events: "event600,event601", eVar219: "registration" } },
+    invalid: [{ why: "type none: nothing happened", fields: { type: "none", isLogin: false, isReg: false } }],
+  },
+  "link-click": {
+    site: "bigfuture",
+    by: "the runtime (a link-click push)",
+    record: {
+      eventType: "web.webinteraction.linkClicks",
+      name: "compare colleges",
+      variables: { events: "event59", eVar93: "feature|pathingHit", prop82: "feature", prop84: "/compare" },
+    },
+    invalid: [
+      { why: '"no event code found in link track payload"', fields: { eventCode: undefined }, log: "no event code found in link track payload" },
+      { why: '"Link-track rule proceeds only with hasData"', fields: { hasData: false } },
+    ],
+  },
+  video: {
+    site: "satsuite",
+    by: "the video module",
+    record: {
+      eventType: "kiwi.video",
+      name: "video:milestone:a1B2_c3-D4:60s",
+      variables: { events: "event72", eVar106: "a1B2_c3-D4", eVar107: "How to register", eVar108: "60s" },
+    },
+    invalid: [
+      { why: '"videoId (letters, digits, underscore, hyphen)"', fields: { videoId: "a1B2 c3/D4" } },
+      { why: '"milestone needs milestone event": no videoMilestone', fields: { videoMilestone: undefined } },
+      { why: '"Error code and message need an error event": an error without errorCode', fields: { videoEvent: "error", videoMilestone: undefined } },
+    ],
+  },
+  "registration-step": {
+    site: "satreg",
+    path: "/register",
+    by: "the satFunnel module (a new page of the funnel: its page view)",
+    record: {
+      eventType: "web.webpagedetails.pageViews",
+      name: undefined,
+      // The registration data (analyticsVariables.satFunnel): satRegNo, adminCode, adminDate as yyyymmdd, registrantType, fwType, tdMinusNDays, the step, the pathing hit.
+      variables: {
+        eVar31: "R123456",
+        eVar34: "OCT24",
+        eVar35: "20241005",
+        eVar36: "repeat",
+        eVar37: "none",
+        eVar39: String(daysFromToday(2024, 10, 5)),
+        eVar41: "datetc-choosecenter:view:1",
+        prop31: "n",
+      },
+    },
+    invalid: [{ why: "a page of no SAT registration flow", fields: { page: "checkout" }, log: "not a page of a SAT registration flow" }],
+  },
+  "privacy-change": {
+    site: "privacy",
+    by: "privacy rule privacy-change (as the banner's changes are recorded)",
+    record: {
+      eventType: "kiwi.privacyConsentChange",
+      name: "privacy consent change",
+      variables: { eVar71: "out", eVar72: "marketing", eVar73: "US-CA", eVar74: "preference-center" },
+    },
+    invalid: [
+      { why: "no status", fields: { status: undefined } },
+      { why: "a status neither in nor out", fields: { status: "maybe" } },
+    ],
+  },
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "ap-score-view": "the score-portal helpers wired (maxApTestYear) or deleted",
-  "ap-score-send": "the score-portal helpers wired (total sent, DI codes once each) or deleted",
-  "score-send": "the score-portal helpers wired (total sent, codes once each, dedupe key) or deleted",
   "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
   "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
   "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
   "guided-help-survey": "rules on the guided-help sites",
-  "privacy-change": "the push wired to the consent service (the banner's changes are recorded by the runtime)",
   "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
   "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
   identity: "the push wired to the identity profile (the identity helper's area)",
-  "cb-web-event": "the push recorded (the runtime derives cbWebEvent from page names for rules to read)",
-  "registration-step": "a coverage case on satreg (recorded by the satFunnel module: its page path and flow)",
-  video: "a coverage case on a video site (recorded by the video module)",
   "web-vitals": "an exact coverage case: the batch, sent when the page is hidden, also carries the page's own measured metrics (recorded by the runtime)",
-  "link-click": "a coverage case (recorded by the runtime; the example needs an eventCode)",
 };
 
 const EVENTS = Object.keys(EVENT_DOCS) as DataLayerEvent[];

@@ -7,6 +7,7 @@
  */
 import { expect, it } from "vitest";
 import { PAGE_TEMPLATES } from "../../preview/src/lib/pages";
+import { EVENT_DOCS } from "../../runtime-modules/data-layer-events/event-docs.js";
 import { loadPage, openTab, sessionEntries, usePreviewApp, type PreviewEntry } from "./harness/preview-app.js";
 
 const p = usePreviewApp({ bigfutureQa: ["bigfuture", "qa"], satregProd: ["satreg", "prod"] });
@@ -29,6 +30,8 @@ it("the preview's own pushes are well-formed: every template and every mock-page
   await openTab(app, "datalayer");
   const options = await app.locator("[data-testid=push-template] option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(options.length).toBeGreaterThanOrEqual(20);
+  // Issue 18: the templates come from the event table, one per documented push (then the bundle's rules').
+  expect(options.filter((o) => o.startsWith("doc:"))).toEqual(Object.keys(EVENT_DOCS).map((e) => `doc:${e}`));
   for (const id of options) {
     const before = processed(await sessionEntries(app));
     await app.locator("[data-testid=push-template]").selectOption(id);

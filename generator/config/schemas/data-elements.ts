@@ -115,6 +115,14 @@ export const DataElementSchema = z
       .describe(
         "A lookup table: the value, as text, is replaced by its entry (purchase-id prefix sa: answer services); a value the table does not name has no value. Applied after join, before clean and lowercase.",
       ),
+    unique: z.boolean().optional().describe("A list value keeps each item once (its first occurrence), for join and reduce."),
+    sort: z.boolean().optional().describe("A list value's items are sorted (as text), for join and reduce."),
+    reduce: z
+      .enum(["count", "max"])
+      .optional()
+      .describe(
+        "A list value becomes one number instead of a text (join is then not used): count, the number of its non-blank items; max, the largest of its items that are numbers (none: no value).",
+      ),
     truncate: z.number().int().min(1).max(1000).optional().describe("A text value is cut to this many characters (after join, clean, lowercase and lookup)."),
     clean: z.boolean().default(false).describe("Trim and collapse white space."),
     lowercase: z.boolean().default(false),

@@ -7,6 +7,7 @@ import * as actions from "../../../runtime-modules/rules/actions";
 import * as conditions from "../../../runtime-modules/rules/conditions";
 import * as events from "../../../runtime-modules/rules/events";
 import { allRuleFeatures } from "../../../runtime-modules/rules/features";
+import { lists } from "../../../runtime-modules/rules/data-elements";
 
 const rules = (list: unknown[]) => ({ rules: list }) as unknown as Pick<BundleConfig, "rules">;
 
@@ -67,6 +68,21 @@ describe("per-feature-set cores (features.ts)", () => {
       ),
     );
     expect(featureKeyOf(featureSetOf(rules([])))).not.toBe(featureKeyOf(set));
+  });
+
+  it("the list options (unique, sort, reduce) are a feature of the bundles whose data elements use them; other sets keep their keys", () => {
+    const plain = featureSetOf({ ...rules([]), dataElements: { a: { push: "a", join: "|" } } } as unknown as Pick<BundleConfig, "rules">);
+    expect(plain.elements).toBeUndefined();
+    expect(featureKeyOf(plain)).toBe(featureKeyOf(featureSetOf(rules([]))));
+    for (const option of [{ unique: true }, { sort: true }, { reduce: "count" }]) {
+      const set = featureSetOf({ ...rules([]), dataElements: { a: { push: "a", join: "|", ...option } } } as unknown as Pick<BundleConfig, "rules">);
+      expect(set.elements).toEqual(["lists"]);
+      expect(featureKeyOf(set)).not.toBe(featureKeyOf(plain));
+    }
+    const { imports, table } = featureImports({ conditions: [], actions: [], events: [], edge: [], elements: ["lists"] }, "/rt", ".js");
+    expect(imports).toEqual(['import { lists as e_lists } from "/rt/rules/data-elements.js";']);
+    expect(table).toContain("elements: { lists: e_lists }");
+    expect(allRuleFeatures().elements.lists).toBe(lists);
   });
 
   it("the entry imports only the set's functions and hands boot their table", () => {

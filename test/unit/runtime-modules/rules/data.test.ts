@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataElementSchema } from "../../../../generator/config/schemas/rules.js";
-import { createDataElements, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
+import { createDataElements, lists, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
 import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
 import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
 import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
@@ -28,7 +28,7 @@ function logger() {
 
 function elements(
   defs: Record<string, unknown>,
-  opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown> } = {},
+  opts: { query?: string; cookies?: Record<string, string>; state?: Record<string, unknown>; win?: Record<string, unknown>; noLists?: boolean } = {},
 ) {
   const parsed = Object.fromEntries(Object.entries(defs).map(([k, v]) => [k, DataElementSchema.parse(v)]));
   const { logs, log } = logger();
@@ -46,6 +46,7 @@ function elements(
     win,
     provided: (n) => (n === "site" ? "scores" : undefined),
     log,
+    lists: opts.noLists ? undefined : lists,
   });
   return { de, logs, win };
 }
@@ -74,6 +75,34 @@ describe("data elements", () => {
         const { de } = elements({ v: { push: "v", ...options } });
         expect(de.forPush({ v: value }).get("v")).toEqual(expected);
       });
+  });
+
+  describe("unique, sort and reduce (issue 18: the score portal's totals, codes once each, and latest year; spec section 3)", () => {
+    const cases: Array<[string, Record<string, unknown>, unknown, unknown]> = [
+      ['"AP score send: total sent, DI codes": each code once', { join: "|", unique: true }, ["1234", "5678", "1234"], "1234|5678"],
+      ['"Score sends: ... dedupe key": the codes sorted', { join: "|", unique: true, sort: true }, ["8765", "4321", "8765"], "4321|8765"],
+      ['"total sent": count, blank items left out, each once', { reduce: "count", unique: true }, ["1234", "", null, "5678", "1234"], 2],
+      ["count of an empty list is 0", { reduce: "count" }, [], 0],
+      ['"AP score view: maxApTestYear": the largest number among numbers and numeric texts', { reduce: "max" }, [2023, "2024", "n/a"], 2024],
+      ["max of a list without numbers: no value", { reduce: "max" }, ["n/a", ""], undefined],
+      ["reduce wins over join", { reduce: "count", join: "|" }, ["a", "b"], 2],
+      ["reduce leaves a value that is not a list alone", { reduce: "max" }, "2024", "2024"],
+      ["unique and sort without join or reduce change nothing", { unique: true, sort: true }, ["b", "a", "b"], ["b", "a", "b"]],
+    ];
+    for (const [what, options, value, expected] of cases)
+      it(what, () => {
+        const { de } = elements({ v: { push: "v", ...options } });
+        expect(de.forPush({ v: value }).get("v")).toEqual(expected);
+      });
+    it("a bundle without the list options (no data element uses them: features.ts) still joins", () => {
+      const { de } = elements({ v: { push: "v", join: "|" } }, { noLists: true });
+      expect(de.forPush({ v: ["a", "", "b"] }).get("v")).toBe("a|b");
+    });
+    it("the schema takes unique, sort and reduce (count or max) and refuses another reduce", () => {
+      expect(DataElementSchema.safeParse({ push: "v", join: "|", unique: true, sort: true }).success).toBe(true);
+      expect(DataElementSchema.safeParse({ push: "v", reduce: "max" }).success).toBe(true);
+      expect(DataElementSchema.safeParse({ push: "v", reduce: "sum" }).success).toBe(false);
+    });
   });
 
   it("sources: cookie, query parameter, data-layer path, page global path, page info, constant, provided", () => {

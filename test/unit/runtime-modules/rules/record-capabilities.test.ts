@@ -178,8 +178,8 @@ describe("per feature set (a bundle whose rules use neither carries neither)", (
     return out.outputFiles[0].text;
   }
   it("sessionTimer and dateAge are in a core only when its rules use them", async () => {
-    const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [] });
-    const both = await core({ conditions: ["dataElement", "dateAge"], actions: ["sendEvent", "sendPageView", "sessionTimer"], events: [] });
+    const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [], edge: [] });
+    const both = await core({ conditions: ["dataElement", "dateAge"], actions: ["sendEvent", "sendPageView", "sessionTimer"], events: [], edge: [] });
     for (const marker of ["sitetags:timer:", "getFullYear"]) {
       expect(plain, marker).not.toContain(marker);
       expect(both, marker).toContain(marker);
