@@ -14,7 +14,10 @@ process.stdout.on("error", (err) => {
   if (err.code === "EPIPE") process.exit(0);
   throw err;
 });
-const { main } = await import(entry.href);
+// A build with nothing changed since the last one prints its stamped result without loading the generator (generator/cli/replay.ts).
+const { replayBuild } = await import(new URL("../build/generator/cli/replay.js", import.meta.url).href);
+const replayed = await replayBuild(process.argv.slice(2)).catch(() => undefined);
+const { main } = replayed === undefined ? await import(entry.href) : { main: async () => replayed };
 // Exit explicitly (a failed TypeScript compile can leave the compiler's file
 // watchers open), but only once stdout and stderr are flushed: a pipe whose
 // reader is slower than us (`sitetags build --json | jq`) takes 64 KB at a

@@ -181,6 +181,8 @@ async function ruleEngine() {
   const { createServer } = await import("node:http");
   const { chromium } = await import("playwright-core");
   const PUSHES = SMOKE ? 1_000 : 100_000;
+  /** A message of the runtime's (a log action may only say one of them) that nothing else logs in the bench page. */
+  const DONE_MESSAGE = "vouchers order ID missing";
   const sites = tmp("sites");
   cpSync(join(ROOT, "sites", "_org.yaml"), join(sites, "_org.yaml"));
   // The org's own rules are switched off, whatever their ids are today, so only the 50 bench rules run.
@@ -198,6 +200,13 @@ async function ruleEngine() {
     actions:
       - { type: setVariables, variables: { eVar${(i % 20) + 1}: "%kind%-%value%" } }`);
   }
+  // A sentinel rule outside the 50: the last push's event logs an entry, so the run is timed until every push has been
+  // processed (the data layer is time-sliced: a burst only queues, and is processed in later tasks).
+  rules.push(`  - id: bench-done
+    name: Bench done
+    events: [{ type: dataLayerPush, event: bench-done }]
+    actions:
+      - { type: log, level: debug, message: ${DONE_MESSAGE} }`);
   writeFileSync(
     join(sites, "benchsite.yaml"),
     `code: benchsite\nname: Bench\nappId: "999"\nhosts:\n  dev: [benchsite-dev.kiwi.example]\nbudget: { gzipBytes: 60000 }\ndataElements:\n  value: { dataLayer: item.value }\n  kind: { dataLayer: item.kind }\ndisabledRules: [${orgRules.join(", ")}]\nrules:\n${rules.join("\n")}\n`,
@@ -234,12 +243,20 @@ async function ruleEngine() {
       await page.waitForFunction(() => window.sitetags && window.sitetags.site === "benchsite");
       await cdp.send("HeapProfiler.collectGarbage");
       const before = (await cdp.send("Runtime.getHeapUsage")).usedSize;
-      const ms = await page.evaluate((n) => {
-        const dl = window.kiwiDataLayer;
-        const t0 = performance.now();
-        for (let i = 0; i < n; i++) dl.push({ event: "e" + (i % 10), item: { value: i % 13, kind: "k" + (i % 3) } });
-        return performance.now() - t0;
-      }, PUSHES);
+      // From the first push until the sentinel push after the last one has been processed (its rule logged).
+      const ms = await page.evaluate(
+        ([n, done]) =>
+          new Promise((resolve) => {
+            const dl = window.kiwiDataLayer;
+            const processed = () => window.sitetags.log.some((e) => e.message === done);
+            const t0 = performance.now();
+            for (let i = 0; i < n; i++) dl.push({ event: "e" + (i % 10), item: { value: i % 13, kind: "k" + (i % 3) } });
+            dl.push({ event: "bench-done" });
+            const check = () => (processed() ? resolve(performance.now() - t0) : setTimeout(check, 0));
+            check();
+          }),
+        [PUSHES, DONE_MESSAGE],
+      );
       await cdp.send("HeapProfiler.collectGarbage");
       const after = (await cdp.send("Runtime.getHeapUsage")).usedSize;
       runs.push({ ms, eventsPerSecond: Math.round((PUSHES / ms) * 1000), retainedBytes: after - before });
@@ -255,8 +272,12 @@ async function ruleEngine() {
   return {
     rows: [
       ["pushes x rules", `${PUSHES} x 50`, "10 event names, 5 rules each, 2 conditions + 1 action per rule"],
-      ["events per second", eps.toLocaleString("en"), `target >= 20,000 → ${eps >= 20000 ? "met" : "MISSED"}`],
-      ["heap retained after the run (after GC)", `${(retained / 1048576).toFixed(2)} MB`, `target <= 5 MB → ${retained <= 5 * 1048576 ? "met" : "MISSED"}`],
+      ["events per second", eps.toLocaleString("en"), `target >= 100,000 (issue #21) → ${eps >= 100000 ? "met" : "MISSED"}`],
+      [
+        "heap retained after the run (after GC)",
+        `${(retained / 1048576).toFixed(2)} MB`,
+        `target <= 1 MB (issue #21) → ${retained <= 1048576 ? "met" : "MISSED"}`,
+      ],
     ],
     data: { pushes: PUSHES, rules: 50, runs },
   };

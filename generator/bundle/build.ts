@@ -7,7 +7,6 @@
  * deterministic (no timestamps; sorted manifest) and atomic (nothing is
  * written unless every bundle succeeded).
  */
-import { join } from "node:path";
 import { loadCatalogueCached } from "../config/cached-load.js";
 import type { Catalogue } from "../config/catalogue.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -17,10 +16,11 @@ import { cachedPieces, compilePieces } from "./compile.js";
 import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
-import { packageRoot } from "./paths.js";
+import { defaultPaths, packageRoot } from "./paths.js";
 import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { writeDist } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
+import { writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -58,9 +58,7 @@ export interface BuildResult {
   phases: Record<string, number>;
 }
 
-export function defaultPaths(cwd = process.cwd()) {
-  return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
-}
+export { defaultPaths } from "./paths.js";
 
 const byBundle = (a: { site: string; env: string }, b: { site: string; env: string }) => compareText(a.site, b.site) || compareText(a.env, b.env);
 
@@ -147,7 +145,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     }
   }
   await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
-  phase("write");
   reports.sort(byBundle);
+  // What a rebuild with nothing changed would give, for the CLI to print without building (stamp.ts).
+  if (!options.dryRun && !options.shard)
+    await writeStamp(
+      { root, sitesDir, outDir, cacheDir, sites: options.sites, envs: options.envs },
+      { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports },
+    );
+  phase("write");
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }

@@ -16,3 +16,8 @@ export function packageRoot(): string {
     dir = parent;
   }
 }
+
+/** The folders a command uses unless told otherwise: sites/, dist/ and .sitetags-cache/ where it runs. */
+export function defaultPaths(cwd = process.cwd()) {
+  return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
+}

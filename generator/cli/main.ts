@@ -6,10 +6,11 @@
  */
 import { parseArgs } from "node:util";
 import { mkdir, writeFile } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve } from "node:path";
-import { build, defaultPaths, formatDiagnostic, jsonSchemas, loadCatalogue, MODULE_NAMES, toJson, type BuildResult, type Diagnostic } from "../index.js";
+import { join, resolve } from "node:path";
+import { build, defaultPaths, jsonSchemas, loadCatalogue, MODULE_NAMES, toJson } from "../index.js";
 import { inspectBundle } from "./inspect.js";
-import { buildLeftAsItWas, summaryTable, table, formatBytes } from "./format.js";
+import { table, formatBytes } from "./format.js";
+import { defaultIo, displayDir, errorsIn, finishBuild, reportDiagnostics, type CliIo } from "./finish.js";
 import { isPublishCommand, PUBLISH_USAGE, PublishUsageError, runPublishCommand } from "./publish-commands.js";
 
 const USAGE = `Usage: sitetags <command> [options]
@@ -36,19 +37,7 @@ Options:
 
 class UsageError extends Error {}
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  isTTY: boolean;
-  cwd: string;
-}
-
-const defaultIo = (): CliIo => ({
-  stdout: (t) => void process.stdout.write(t),
-  stderr: (t) => void process.stderr.write(t),
-  isTTY: Boolean(process.stderr.isTTY),
-  cwd: process.cwd(),
-});
+export type { CliIo } from "./finish.js";
 
 function parseShard(value: string | undefined) {
   if (value === undefined) return undefined;
@@ -58,18 +47,6 @@ function parseShard(value: string | undefined) {
   const count = Number(m[2]);
   if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${value}: I must be between 1 and N`);
   return { index, count };
-}
-
-const errorsIn = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.severity === "error").length;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-/** Errors and warnings to stderr, then how many of each; warnings fail nothing. */
-function reportDiagnostics(io: CliIo, diagnostics: Diagnostic[], json: boolean) {
-  if (json) return;
-  for (const d of diagnostics) io.stderr(formatDiagnostic(d));
-  const errors = errorsIn(diagnostics);
-  const warnings = diagnostics.length - errors;
-  if (diagnostics.length) io.stderr(`\n${[errors ? plural(errors, "error") : "", warnings ? plural(warnings, "warning") : ""].filter(Boolean).join(", ")}\n`);
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
@@ -232,39 +209,6 @@ function onlyOptionsOfBuild(
     ["--workers", values.workers !== undefined],
   ] as const)
     if (given) throw new UsageError(`${command} checks the whole catalogue: ${name} applies to build (and inspect) only`);
-}
-
-/** A folder as the user would type it: relative to where the command runs when inside it, else absolute. */
-function displayDir(cwd: string, dir: string): string {
-  const rel = relative(cwd, dir);
-  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? dir : rel;
-}
-
-function finishBuild(io: CliIo, result: BuildResult, json: boolean, outDir: string): number {
-  if (json) {
-    io.stdout(
-      `${JSON.stringify(
-        {
-          ok: result.ok,
-          built: result.built,
-          reused: result.reused,
-          timeMs: result.timeMs,
-          phases: result.phases,
-          bundles: result.bundles.map(({ moduleSources: _s, ...b }) => b),
-          diagnostics: result.diagnostics.map(toJson),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-  }
-  reportDiagnostics(io, result.diagnostics, json);
-  if (!result.ok) {
-    if (!json) io.stderr(`${buildLeftAsItWas(`${outDir}/`)}\n`);
-    return result.exitCode;
-  }
-  if (!json) io.stdout(summaryTable(result));
-  return 0;
 }
 
 function makeProgress(io: CliIo, json: boolean) {

@@ -4,6 +4,7 @@ import { RULE_ACTION_FAILED, RULE_CONDITION_FAILED, STEP_TIMEOUT, STEP_WAITS_FOR
 import { errorText } from "../core/log";
 import { evaluate, type ConditionContext } from "./conditions";
 import { runAction, type ActionContext, type ConsentStep } from "./actions";
+import type { DataElements } from "./data-elements";
 
 export interface TriggerDetail {
   /** dataLayerPush: the event name; directCall: the call name; click/elementExists: the selector. */
@@ -85,18 +86,21 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
 
   function conditionsPass(rule: Rule, event: string, conditions: ConditionContext): boolean {
     const limit = rule.conditionTimeout ?? deps.timeout;
+    // One clock reading per condition: the end of one is the start of the next.
+    let started = rule.conditions.length ? deps.now() : 0;
     for (let i = 0; i < rule.conditions.length; i++) {
       let passed: boolean;
       try {
-        const started = deps.now();
         passed = evaluate(rule.conditions[i], conditions);
         // Conditions are synchronous: one that ran past its limit (a runaway
         // regular expression, a slow page getter) counts as failed.
-        if (deps.now() - started > limit) {
+        const ended = deps.now();
+        if (ended - started > limit) {
           log.error(STEP_TIMEOUT, { rule: rule.id, condition: i, timeout: limit });
           report(rule, { event, state: "timed out", condition: i });
           return false;
         }
+        started = ended;
       } catch (e) {
         log.error(RULE_CONDITION_FAILED, { rule: rule.id, condition: i, error: errorText(e) });
         report(rule, { event, state: "failed", condition: i });
@@ -110,7 +114,12 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     return true;
   }
 
-  async function runActions(rule: Rule, from: number, ctx: ActionContext, event: string): Promise<void> {
+  /**
+   * Runs the actions from `from` on, synchronously until a wait-before-next
+   * action returns a promise: the rest runs once it is done (no promise at
+   * all for a firing whose actions return none).
+   */
+  function runActions(rule: Rule, from: number, ctx: ActionContext, event: string): void {
     for (let i = from; i < rule.actions.length; i++) {
       const action = rule.actions[i];
       const timeout = action.timeout ?? deps.timeout;
@@ -147,21 +156,21 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       );
       // Only a wait-before-next action holds back the rest of its own rule;
       // when it fails or times out, the rule stops there.
-      if (action.waitBeforeNext && (await settled) !== "done") return;
+      if (action.waitBeforeNext) {
+        settled
+          .then((outcome) => outcome === "done" && runActions(rule, i + 1, ctx, event))
+          .catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
+        return;
+      }
     }
   }
 
-  function run(rule: Rule, type: string, detail: TriggerDetail): void {
+  function run(rule: Rule, type: string, detail: TriggerDetail, dataElements: DataElements, conditions: ConditionContext): void {
     try {
       report(rule, { event: type, state: "triggered" });
-      // A push's own fields (push: data elements) for its rule's conditions and actions, whenever the actions run.
-      const pushed = type === "dataLayerPush" || type === "dataOnly";
-      const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
-      const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
       if (!conditionsPass(rule, type, conditions)) return;
       report(rule, { event: type, state: "fired" });
-      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: rule.id, log };
-      runActions(rule, 0, ctx, type).catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
+      runActions(rule, 0, { ...deps.actions, dataElements, element: detail.element, rule: rule.id, log }, type);
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });
     }
@@ -171,7 +180,12 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     fire(type, detail = {}) {
       const rulesForEvent = index[type + "\u0000" + (detail.key ?? "")];
       if (!rulesForEvent) return;
-      for (const rule of rulesForEvent) run(rule, type, detail);
+      // A push's own fields (push: data elements) for its rules' conditions and actions, whenever the actions run:
+      // one scope per push, shared by the rules it triggers (it holds nothing but the push).
+      const pushed = type === "dataLayerPush" || type === "dataOnly";
+      const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
+      const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
+      for (const rule of rulesForEvent) run(rule, type, detail, dataElements, conditions);
     },
     listens(type) {
       const out: RuleEvent[] = [];

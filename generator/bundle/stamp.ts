@@ -1,0 +1,114 @@
+/**
+ * The build's stamp (issue #21: at 600 sites a rebuild with nothing changed
+ * spent seconds loading the schemas, reading the config cache and writing
+ * the manifest, only to reuse every bundle). After a successful build,
+ * `CACHE/stamp.json` keeps a key of everything the build read and the result
+ * a rebuild with nothing changed gives (every bundle reused). The CLI
+ * (cli/replay.ts) computes the key before loading the rest of the generator
+ * and, when it matches, prints that result: the same output as the build,
+ * without the build.
+ *
+ * The key covers: the selection and the folders; every file of the sites
+ * folder, by content; the manifest, by content, and the presence of every
+ * file and alias it names; the runtime's and the generator's sources and
+ * compiled files, the tsconfigs, package.json and the installed packages,
+ * by size and modification time. Anything else (a sharded, forced or dry
+ * build) neither writes nor uses a stamp.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { listFiles } from "../walk.js";
+import { writeAtomic } from "./cache-file.js";
+import type { BundleReport } from "./link.js";
+import type { Manifest } from "./manifest.js";
+
+/** Bumped when the key or the stored result changes shape. */
+const FORMAT = "1";
+
+export interface StampInput {
+  root: string;
+  sitesDir: string;
+  outDir: string;
+  cacheDir: string;
+  sites?: string[];
+  envs?: string[];
+}
+
+/** What the stamp keeps: a build's result with every bundle reused. */
+export interface StampedResult {
+  diagnostics: unknown[];
+  bundles: BundleReport[];
+}
+
+const stampFile = (cacheDir: string) => join(cacheDir, "stamp.json");
+
+/** The key of the build's inputs and outputs as they are now, with the manifest; undefined when there is no manifest or a file it names is missing. */
+export function stampKey(input: StampInput): { key: string; manifest: Manifest } | undefined {
+  const { root, sitesDir, outDir } = input;
+  let manifestText: string;
+  let manifest: Manifest;
+  try {
+    manifestText = readFileSync(join(outDir, "manifest.json"), "utf8");
+    manifest = JSON.parse(manifestText) as Manifest;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(manifest.bundles) || manifest.shard) return undefined;
+  for (const b of manifest.bundles) if (!existsSync(join(outDir, b.file)) || !existsSync(join(outDir, b.alias))) return undefined;
+  const hash = createHash("sha256");
+  const add = (...parts: Array<string | Uint8Array>) => {
+    for (const p of parts) hash.update(p).update("\0");
+  };
+  add(FORMAT, JSON.stringify([root, sitesDir, outDir, input.sites ?? [], input.envs ?? []]), manifestText);
+  for (const file of listFiles(sitesDir)) add(file, readFileSync(file));
+  const sources = [
+    ...listFiles(join(root, "runtime-modules"), { skipHidden: true }),
+    ...listFiles(join(root, "generator"), { skipHidden: true }),
+    ...listFiles(join(root, "build", "generator"), { skipHidden: true }),
+    ...["tsconfig.base.json", "tsconfig.runtime.json", "package.json", join("node_modules", ".package-lock.json")].map((f) => join(root, f)),
+  ];
+  for (const file of sources) {
+    const stat = statSync(file, { throwIfNoEntry: false });
+    add(file, stat ? `${stat.size} ${stat.mtimeMs}` : "missing");
+  }
+  return { key: hash.digest("hex"), manifest };
+}
+
+/** The stamped result when the stamp's key is the key of things as they are now. */
+export async function readStamp(input: StampInput): Promise<(StampedResult & { manifest: Manifest }) | undefined> {
+  let stored: { key: string; result: StampedResult };
+  try {
+    stored = JSON.parse(await readFile(stampFile(input.cacheDir), "utf8")) as typeof stored;
+  } catch {
+    return undefined;
+  }
+  let now;
+  try {
+    now = stampKey(input);
+  } catch {
+    return undefined;
+  }
+  return now && stored.key === now.key ? { ...stored.result, manifest: now.manifest } : undefined;
+}
+
+/** Remembers a successful build: its reports as a rebuild with nothing changed reports them (reused, as its manifest says). A stamp that cannot be written is only slower next time. */
+export async function writeStamp(input: StampInput, result: StampedResult): Promise<void> {
+  try {
+    const now = stampKey(input);
+    if (!now) return;
+    const entries = new Map(now.manifest.bundles.map((b) => [`${b.site}/${b.env}`, b]));
+    const bundles = result.bundles.map((r) => ({
+      ...entries.get(`${r.site}/${r.env}`)!,
+      status: "reused" as const,
+      budgetGzipBytes: r.budgetGzipBytes,
+      moduleBytes: r.moduleBytes,
+      moduleSources: r.moduleSources,
+    }));
+    if (bundles.some((b) => b.file === undefined)) return;
+    await writeAtomic(stampFile(input.cacheDir), JSON.stringify({ key: now.key, result: { diagnostics: result.diagnostics, bundles } }));
+  } catch {
+    // No stamp: the next build runs in full.
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Issue #21, "a warm rebuild with nothing changed … under 1.0 s": the build's
+ * stamp (generator/bundle/stamp.ts) lets the CLI print a rebuild's result
+ * without building, only while every input and output it covers is as the
+ * build left it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { packageRoot } from "../../../generator/bundle/paths.js";
+import { readStamp, writeStamp, type StampInput } from "../../../generator/bundle/stamp.js";
+import type { BundleReport } from "../../../generator/bundle/link.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), "sitetags-stamp-"));
+  dirs.push(dir);
+  const input: StampInput = { root: packageRoot(), sitesDir: join(dir, "sites"), outDir: join(dir, "dist"), cacheDir: join(dir, "cache") };
+  mkdirSync(input.sitesDir);
+  mkdirSync(join(input.outDir, "prod", "go"), { recursive: true });
+  writeFileSync(join(input.sitesDir, "_org.yaml"), "org: 1\n");
+  writeFileSync(join(input.sitesDir, "go.yaml"), "code: go\n");
+  const entry = {
+    site: "go",
+    env: "prod",
+    file: "prod/go/sitetags.abc.min.js",
+    alias: "prod/go/sitetags.min.js",
+    bytes: 3,
+    gzipBytes: 2,
+    brotliBytes: 1,
+    integrity: "sha384-x",
+    modules: [],
+    inputsHash: "h",
+  };
+  writeFileSync(join(input.outDir, entry.file), "a;");
+  writeFileSync(join(input.outDir, entry.alias), "a;");
+  writeFileSync(join(input.outDir, "manifest.json"), JSON.stringify({ bundles: [entry] }));
+  const report: BundleReport = { ...entry, status: "built", budgetGzipBytes: 32000, moduleBytes: { core: 3 }, moduleSources: {} };
+  return { input, entry, report };
+}
+
+describe('"a warm rebuild with nothing changed … under 1.0 s": the stamp replays a build only while nothing it covers changed', () => {
+  it("after a build, the stamp gives every bundle as reused, with its manifest entry, bytes per piece and the build's warnings", async () => {
+    const { input, entry, report } = setup();
+    await writeStamp(input, { diagnostics: [{ code: "W1" }], bundles: [report] });
+    const stamped = await readStamp(input);
+    expect(stamped?.bundles).toEqual([{ ...entry, status: "reused", budgetGzipBytes: 32000, moduleBytes: { core: 3 }, moduleSources: {} }]);
+    expect(stamped?.diagnostics).toEqual([{ code: "W1" }]);
+    expect(stamped?.manifest.bundles).toEqual([entry]);
+  });
+
+  it("misses when a site file, the manifest, a bundle file or the selection changed", async () => {
+    const cases: Array<(s: ReturnType<typeof setup>) => StampInput | void> = [
+      ({ input }) => writeFileSync(join(input.sitesDir, "go.yaml"), "code: og\n"),
+      ({ input }) => writeFileSync(join(input.sitesDir, "new.yaml"), "code: new\n"),
+      ({ input }) => writeFileSync(join(input.outDir, "manifest.json"), JSON.stringify({ bundles: [] })),
+      ({ input, entry }) => rmSync(join(input.outDir, entry.alias)),
+      ({ input }) => ({ ...input, envs: ["prod"] }),
+      ({ input }) => ({ ...input, sitesDir: join(input.sitesDir, "..", "sites", ".") + "/" }),
+    ];
+    for (const change of cases) {
+      const s = setup();
+      await writeStamp(s.input, { diagnostics: [], bundles: [s.report] });
+      expect(await readStamp(s.input)).toBeDefined();
+      const input = change(s) ?? s.input;
+      expect(await readStamp(input), String(change)).toBeUndefined();
+    }
+  });
+});
