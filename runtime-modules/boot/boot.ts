@@ -54,7 +54,13 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const doc = win.document;
     const loc = win.location;
     const page = readPage(loc, doc);
-    const env = detectEnvironment(page.host, config.hosts, config.envFallback, config.defaultEnv);
+    const env = detectEnvironment(
+      page.host,
+      config.hosts,
+      config.envFallback,
+      config.defaultEnv,
+      config.envGlobal && (win as unknown as Record<string, unknown>)[config.envGlobal],
+    );
 
     if (!isAuthorizedHost(page.host, config.env, config.hosts)) {
       log.error(NOT_AUTHORIZED, { host: page.host, site: config.site.code, env: config.env }, DYNAMIC_HOST_NOT_ALLOWED);
