@@ -126,6 +126,8 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     const sampling = createSampling({ config, cookies, host: page.host, log, random: Math.random });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
+    // Before the rules' listener: a rule on the identity push already sees the merged identity.
+    dataLayer.on(identity.push);
     const dataElements = createDataElements(config.dataElements, { page: currentPage, cookies, dataLayer, win, provided: values.get, log });
     const analytics = createAnalytics({
       config,

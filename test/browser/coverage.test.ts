@@ -373,6 +373,21 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: { eventType: "kiwi.scoreMatch", name: "score match:auto", variables: { events: "event84", eVar146: "auto" } },
     invalid: [{ why: "a blank matchType", fields: { matchType: "  " } }],
   },
+  // Task "identity" (issue #19): the K12 page; k12-app-user and identity are context (the event table's recordsNothing),
+  // proven in test/browser/identity-records.test.ts.
+  "k12-app-page": {
+    site: "k12reports",
+    by: "k12reports rules k12-app-page-edu, k12-app-page-stu",
+    record: {
+      eventType: "kiwi.k12AppPage",
+      name: "app page:edu:summary",
+      variables: { events: "event604", eVar223: "edu", eVar224: "reports", eVar225: "summary", eVar226: "sat", eVar227: "table" },
+    },
+    invalid: [
+      { why: '"App page domain educator maps to edu, student to stu": any other domain', fields: { appPage: { domain: "parent", page: "summary" } } },
+      { why: "no page", fields: { appPage: { domain: "educator" } } },
+    ],
+  },
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
@@ -386,14 +401,11 @@ const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
   "ap-score-send": "the score-portal helpers wired (total sent, DI codes once each) or deleted",
   "score-send": "the score-portal helpers wired (total sent, codes once each, dedupe key) or deleted",
   "comms-opt-in": 'the "only the fields that changed to yes" capability',
-  "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
-  "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
   "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
   "guided-help-survey": "rules on the guided-help sites",
   "privacy-change": "the push wired to the consent service (the banner's changes are recorded by the runtime)",
   "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
   "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
-  identity: "the push wired to the identity profile (the identity helper's area)",
   "cb-web-event": "the push recorded (the runtime derives cbWebEvent from page names for rules to read)",
   "registration-step": "a coverage case on satreg (recorded by the satFunnel module: its page path and flow)",
   video: "a coverage case on a video site (recorded by the video module)",
