@@ -108,7 +108,7 @@ export const CONSENT_BANNER_TIMEOUT = "consent banner did not answer in time";
 export const CREDENTIAL_FETCH_FAILED = "credential fetch failed; continuing anonymous";
 
 /** An identity push's value failed the spec's check ("Identity with non-empty-string id only"; "Graduation year must parse as a number (yyyy)"): `{ field, value }`, not sent. */
-export const IDENTITY_VALUE_DROPPED = "identity push: value not valid, dropped";
+export const IDENTITY_VALUE_DROPPED = "identity value dropped";
 
 /** The sampling rate decided whether this visitor's sampled tags run (spec section 9; docs/identity.md). */
 export const SAMPLING_DECISION = "sampling decided";

@@ -358,7 +358,7 @@ export const EVENT_DOCS = {
   identity: {
     when: "An application that knows the signed-in user better than the sign-in cookies (for example after a profile edit) reports them.",
     recordsNothing:
-      "Context: its checked values win over the sign-in cookies' in the identity every later record of the page carries (a signed-in visitor only; docs/identity.md). A value that fails its check is warned (identity push: value not valid, dropped) and not sent.",
+      "Context: its checked values win over the sign-in cookies' in the identity every later record of the page carries (a signed-in visitor only; docs/identity.md). A value that fails its check is warned (identity value dropped) and not sent.",
     example: {
       accountId: "1000234",
       namespace: "st",

@@ -1,40 +1,46 @@
 import type { SignInFacts } from "./sign-in-facts";
+import { FACT_KEYS } from "./sign-in-facts";
 import { parseGraduationYear } from "./education";
 import { idString } from "./identity-map";
 import { rolePairs } from "./profile";
 
-/** The identity push's text fields: a non-empty string each. */
-const TEXTS = ["hashedId", "orgId", "orgName", "jobTitle", "jobTitleCode", "eodbId", "tenantType"] as const;
+/** The identity push's fields that the sign-in facts name otherwise; the others share their names. */
+const RENAMED: Record<string, keyof SignInFacts> = { graduationYear: "gradYear", cohortYear: "gradYear", studentSearchOptIn: "sssOptIn", roles: "roPairs" };
+const isFlag = (v: unknown) => typeof v === "boolean";
+/** The checks of the facts that are not plain texts (a text: a non-empty string). */
+const CHECKS: { [K in keyof SignInFacts]?: (v: unknown) => boolean } = {
+  accountId: (v) => !!idString(v),
+  gradYear: (v) => !!parseGraduationYear(v),
+  namespace: (v) => v === "st" || v === "pf",
+  legacy: isFlag,
+  sssOptIn: isFlag,
+  roPairs: (v) => Array.isArray(v) && rolePairs(v).length === v.length,
+};
 
 /**
  * The sign-in facts of an identity push (docs/events.md, identity), each
  * value checked by the spec's rules: "Identity with non-empty-string id
  * only"; "Graduation year must parse as a number (yyyy)"; namespace st or
- * pf ("Namespace st means student and pf means professional", which also
- * gives the account type ECL or EPL); roles as role id and organisation id
- * pairs; flags true or false; texts non-empty strings. A value that fails
- * its check is left out and its field named in `dropped`. The grade level
- * and the job title of a student are the spec's own rules, derived from the
- * graduation year and the account type: the push's gradeLevel is not read.
+ * pf ("Namespace st means student and pf means professional": it decides
+ * the account type, so the cookies' profile type is set aside); roles as
+ * role id and organisation id pairs; flags true or false; texts non-empty
+ * strings. A value that fails its check is left out and its field named in
+ * `dropped`. Fields that are no sign-in fact (event, gradeLevel: the spec
+ * derives the grade level from the graduation year) are not read.
  */
 export function pageIdentity(push: Record<string, unknown>): { facts: SignInFacts; dropped: string[] } {
   const facts: SignInFacts = {};
   const dropped: string[] = [];
-  const take = (field: string, ok: boolean, set: () => void) => {
-    if (push[field] === undefined) return;
-    if (ok) set();
-    else dropped.push(field);
-  };
-  take("accountId", !!idString(push.accountId), () => (facts.accountId = push.accountId));
-  take("namespace", push.namespace === "st" || push.namespace === "pf", () => {
-    facts.namespace = push.namespace;
-    facts.profileType = push.namespace === "st" ? "ECL" : "EPL";
-  });
-  for (const field of ["graduationYear", "cohortYear"]) take(field, parseGraduationYear(push[field]) !== undefined, () => (facts.gradYear = push[field]));
-  for (const field of TEXTS) take(field, typeof push[field] === "string" && !!(push[field] as string).trim(), () => (facts[field] = push[field]));
-  take("legacy", typeof push.legacy === "boolean", () => (facts.legacy = push.legacy));
-  take("studentSearchOptIn", typeof push.studentSearchOptIn === "boolean", () => (facts.sssOptIn = push.studentSearchOptIn));
-  const roles = push.roles;
-  take("roles", Array.isArray(roles) && rolePairs(roles).length === roles.length, () => (facts.roPairs = roles));
+  for (const field in push) {
+    const fact = RENAMED[field] || (field as keyof SignInFacts);
+    const value = push[field];
+    if (FACT_KEYS.indexOf(fact) < 0 || value === undefined) continue;
+    const check = CHECKS[fact];
+    if (!(check ? check(value) : typeof value === "string" && value.trim())) dropped.push(field);
+    else {
+      facts[fact] = value;
+      if (fact === "namespace") facts.profileType = undefined;
+    }
+  }
   return { facts, dropped };
 }

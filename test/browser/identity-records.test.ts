@@ -255,7 +255,7 @@ describe("the identity push (shipped prod/bigfuture)", () => {
       eVar213: "N",
       eVar217: "Catapult",
     });
-    const dropped = (await tab.logEntries()).filter((e) => e.message === "identity push: value not valid, dropped").map((e) => (e.data as any).field);
+    const dropped = (await tab.logEntries()).filter((e) => e.message === "identity value dropped").map((e) => (e.data as any).field);
     expect(dropped.sort()).toEqual(["accountId", "graduationYear", "jobTitleCode", "legacy", "namespace", "roles"]);
 
     // A second push merges on top of the first: a professional now, with roles and a new account id.

@@ -25,7 +25,6 @@ describe("pageIdentity: the identity push's values, checked by the spec's rules"
       accountId: "1000234",
       hashedId: "h-1",
       namespace: "pf",
-      profileType: "EPL",
       orgId: "ORG-1",
       orgName: "Springfield High",
       gradYear: 2027,
@@ -53,8 +52,14 @@ describe("pageIdentity: the identity push's values, checked by the spec's rules"
     expect(facts).toEqual({});
   });
 
-  it("a field the push does not have is neither taken nor dropped; gradeLevel is never read (derived from the graduation year)", () => {
-    expect(pageIdentity({ gradeLevel: 11 })).toEqual({ facts: {}, dropped: [] });
+  it("the namespace decides the account type: the cookies' profile type is set aside", () => {
+    const { facts } = pageIdentity({ namespace: "st" });
+    expect("profileType" in facts && facts.profileType).toBeUndefined();
+    expect(buildIdentityProfile("Catapult", Object.assign({ profileType: "EPL" }, facts), new Date(2026, 2, 1)).accountType).toBe("ECL");
+  });
+
+  it("a field that is no sign-in fact is neither taken nor dropped; gradeLevel is never read (derived from the graduation year)", () => {
+    expect(pageIdentity({ event: "identity", gradeLevel: 11, somethingElse: 1 })).toEqual({ facts: {}, dropped: [] });
     expect(pageIdentity({ cohortYear: "2026" }).facts).toEqual({ gradYear: "2026" });
   });
 
