@@ -170,7 +170,10 @@ export function createIdentity(deps: IdentityDeps): Identity {
   };
   values.provide("cbWebEvent", webEvent);
   // identity.webEventEvents: a login's event, and a completed registration's (or migration's, or match's) with its login's.
+  // Read once: the identity rule runs again on the identity push, and the count is the page's first record's only.
+  let read = 0;
   values.provide("cbWebEventEvents", () => {
+    if (read++) return undefined;
     const type = webEvent();
     const counts: Record<string, string | undefined> = settings.webEventEvents || {};
     return (type && [counts.login, type !== "login" && counts[type]].filter(Boolean).join(",")) || undefined;

@@ -343,6 +343,8 @@ describe("a K12 educator (shipped prod/k12reports)", () => {
       eVar223: "edu",
       eVar224: "reports",
       eVar225: "summary",
+      // A sendEvent variable whose value is missing goes empty.
+      eVar226: "",
       eVar227: "table",
     });
 
@@ -350,7 +352,15 @@ describe("a K12 educator (shipped prod/k12reports)", () => {
     await push(tab, { event: "k12-app-user", appUser: { orgType: "school", role: "teacher", orgId: "77|Lincoln High" } });
     await push(tab, { event: "k12-app-page", appPage: { domain: "student", page: "scores" } });
     const [, second] = await recordsOf("kiwi.k12AppPage", 2);
-    expect(k12Variables(second)).toEqual({ eVar220: "school-teacher", eVar221: "77|Lincoln High", eVar223: "stu", eVar225: "scores" });
+    expect(k12Variables(second)).toEqual({
+      eVar220: "school-teacher",
+      eVar221: "77|Lincoln High",
+      eVar223: "stu",
+      eVar224: "",
+      eVar225: "scores",
+      eVar226: "",
+      eVar227: "",
+    });
 
     // An organisation that is neither school nor district: the K12 user is not changed.
     await push(tab, { event: "k12-app-user", appUser: { orgType: "state", accessType: "admin", role: "educator", orgId: "9|Kiwi State" } });
