@@ -6,16 +6,23 @@ import { rolePairs } from "./profile";
 
 /** The identity push's fields that the sign-in facts name otherwise; the others share their names. */
 const RENAMED: Record<string, keyof SignInFacts> = { graduationYear: "gradYear", cohortYear: "gradYear", studentSearchOptIn: "sssOptIn", roles: "roPairs" };
-const isFlag = (v: unknown) => typeof v === "boolean";
-/** The checks of the facts that are not plain texts (a text: a non-empty string). */
-const CHECKS: { [K in keyof SignInFacts]?: (v: unknown) => boolean } = {
-  accountId: (v) => !!idString(v),
-  gradYear: (v) => !!parseGraduationYear(v),
-  namespace: (v) => v === "st" || v === "pf",
-  legacy: isFlag,
-  sssOptIn: isFlag,
-  roPairs: (v) => Array.isArray(v) && rolePairs(v).length === v.length,
-};
+/** A fact's check: "Identity with non-empty-string id only"; "Graduation year must parse as a number (yyyy)"; the others below; a text: a non-empty string. */
+function valid(fact: keyof SignInFacts, v: unknown): boolean {
+  switch (fact) {
+    case "accountId":
+      return !!idString(v);
+    case "gradYear":
+      return !!parseGraduationYear(v);
+    case "namespace":
+      return v === "st" || v === "pf";
+    case "legacy":
+    case "sssOptIn":
+      return typeof v === "boolean";
+    case "roPairs":
+      return Array.isArray(v) && rolePairs(v).length === v.length;
+  }
+  return typeof v === "string" && !!v.trim();
+}
 
 /**
  * The sign-in facts of an identity push (docs/events.md, identity), each
@@ -35,8 +42,7 @@ export function pageIdentity(push: Record<string, unknown>): { facts: SignInFact
     const fact = RENAMED[field] || (field as keyof SignInFacts);
     const value = push[field];
     if (FACT_KEYS.indexOf(fact) < 0 || value === undefined) continue;
-    const check = CHECKS[fact];
-    if (!(check ? check(value) : typeof value === "string" && value.trim())) dropped.push(field);
+    if (!valid(fact, value)) dropped.push(field);
     else {
       facts[fact] = value;
       if (fact === "namespace") facts.profileType = undefined;
