@@ -9,7 +9,8 @@
  *   and is dead weight. Neutral in every environment.
  * - The host-pattern fallback (`envFallback`) is reached only when no host
  *   entry matches the page, which an authorized host always does, except in
- *   a dev bundle on localhost: kept in dev bundles only. Neutral too.
+ *   a dev bundle on localhost: kept in dev bundles only, and so is the global
+ *   flag (`envGlobal`), the step after it. Neutral too.
  * - In production bundles, rule names: the runtime reads a rule's name only
  *   for the monitor's `rule` event, which then carries the rule's id alone
  *   (the preview shows the id where a name is missing).
@@ -39,5 +40,6 @@ export function trimConfig(config: BundleConfig): BundleConfig {
     if (kept.length) hosts[env] = kept;
   }
   const rules = config.env === "prod" ? config.rules.map(({ name: _name, ...rule }) => rule as BundleConfig["rules"][number]) : config.rules;
-  return { ...config, hosts, envFallback: config.env === "dev" ? config.envFallback : [], rules };
+  const dev = config.env === "dev";
+  return { ...config, hosts, envFallback: dev ? config.envFallback : [], envGlobal: dev ? config.envGlobal : undefined, rules };
 }

@@ -30,6 +30,8 @@ export interface BundleConfig extends Omit<Settings, "budget" | "modules" | "dis
   dataLayerName: string;
   defaultEnv: EnvName;
   envFallback: Array<{ pattern: string; env: EnvName }>;
+  /** The page global of the environment table's global-flag step (dev bundles only; generator/bundle/trim-config.ts). */
+  envGlobal?: string;
   /** Only the enabled modules, with resolved settings. */
   modules: { [K in keyof ModulesConfig]?: NonNullable<ModulesConfig[K]> };
 }

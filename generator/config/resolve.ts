@@ -147,6 +147,7 @@ function toBundle(org: OrgFile, site: SiteModel, env: EnvName, settings: Setting
     dataLayerName: org.dataLayerName,
     defaultEnv: org.defaultEnv,
     envFallback: org.envFallback,
+    envGlobal: org.envGlobal,
     ...rest,
     analyticsVariables: moduleVariables(analyticsVariables, enabled),
     rules: rules.filter((r) => !disabledRules.includes(r.id)),

@@ -205,6 +205,11 @@ export const OrgFileSchema = z
       .array(z.strictObject({ pattern: RegexString, env: EnvNameSchema }))
       .default([])
       .describe("Domain fallback table: host-name patterns to environments, tried in order."),
+    envGlobal: z
+      .string()
+      .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, { message: "must be a JavaScript identifier" })
+      .optional()
+      .describe("Global flag (spec section 4): a page global naming the environment, read when neither the host table nor the domain fallback decides."),
     publishing: PublishingSchema.prefault({}),
     ...SettingsLayerSchema.shape,
     envs: envMap(SettingsLayerSchema).optional().describe("Organisation-wide per-environment overrides."),

@@ -54,7 +54,13 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const doc = win.document;
     const loc = win.location;
     const page = readPage(loc, doc);
-    const env = detectEnvironment(page.host, config.hosts, config.envFallback, config.defaultEnv);
+    const env = detectEnvironment(
+      page.host,
+      config.hosts,
+      config.envFallback,
+      config.defaultEnv,
+      config.envGlobal && (win as unknown as Record<string, unknown>)[config.envGlobal],
+    );
 
     if (!isAuthorizedHost(page.host, config.env, config.hosts)) {
       log.error(NOT_AUTHORIZED, { host: page.host, site: config.site.code, env: config.env }, DYNAMIC_HOST_NOT_ALLOWED);
@@ -120,6 +126,8 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     const sampling = createSampling({ config, cookies, host: page.host, log, random: Math.random });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
+    // Before the rules' listener: a rule on the identity push already sees the merged identity.
+    dataLayer.on(identity.push);
     const dataElements = createDataElements(config.dataElements, {
       page: currentPage,
       cookies,

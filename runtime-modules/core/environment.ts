@@ -2,16 +2,20 @@ import type { EnvName } from "../../generator/config/bundle-config.js";
 import { hostMatches, normalizeHost } from "./host-match";
 
 /**
- * "Environment derived from hostname table ...; fallback domain table, ...,
- * then default." An exact host entry wins over a wildcard; of several
- * wildcards the longest wins. Then the fallback patterns (regular expression
- * sources tried against the host name, in order), then defaultEnv.
+ * "Environment derived from hostname table: prod, qa, uat, perf, dev, oat,
+ * nonprod, prev; fallback domain table, global flag, then default." An exact
+ * host entry wins over a wildcard; of several wildcards the longest wins.
+ * Then the fallback patterns (regular expression sources tried against the
+ * host name, in order), then the global flag (the value of the page global
+ * `envGlobal` names, when it is one of the eight environments), then
+ * defaultEnv.
  */
 export function detectEnvironment(
   hostname: string,
   hosts: Partial<Record<EnvName, string[]>>,
   fallback: ReadonlyArray<{ pattern: string; env: EnvName }>,
   defaultEnv: EnvName,
+  flag?: unknown,
 ): EnvName {
   const host = normalizeHost(hostname);
   let best: EnvName | undefined;
@@ -33,5 +37,5 @@ export function detectEnvironment(
       // An invalid pattern matches nothing (the generator rejects them anyway).
     }
   }
-  return defaultEnv;
+  return typeof flag === "string" && /^(prod|qa|uat|perf|dev|oat|nonprod|prev)$/.test(flag) ? (flag as EnvName) : defaultEnv;
 }

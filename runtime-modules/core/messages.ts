@@ -96,6 +96,9 @@ export const CONSENT_BANNER_TIMEOUT = "consent banner did not answer in time";
 /** "Credential fetch failure after 3 attempts is logged and flow continues." */
 export const CREDENTIAL_FETCH_FAILED = "credential fetch failed; continuing anonymous";
 
+/** An identity push's value failed the spec's check ("Identity with non-empty-string id only"; "Graduation year must parse as a number (yyyy)"): `{ field, value }`, not sent. */
+export const IDENTITY_VALUE_DROPPED = "identity value dropped";
+
 /** The sampling rate decided whether this visitor's sampled tags run (spec section 9; docs/identity.md). */
 export const SAMPLING_DECISION = "sampling decided";
 

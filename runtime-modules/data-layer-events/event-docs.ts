@@ -372,6 +372,8 @@ export const EVENT_DOCS = {
   },
   identity: {
     when: "An application that knows the signed-in user better than the sign-in cookies (for example after a profile edit) reports them.",
+    recordsNothing:
+      "Context: its checked values win over the sign-in cookies' in the identity every later record of the page carries (a signed-in visitor only; docs/identity.md). A value that fails its check is warned (identity value dropped) and not sent.",
     example: {
       accountId: "1000234",
       namespace: "st",
@@ -386,8 +388,9 @@ export const EVENT_DOCS = {
       namespace: "st student, pf professional.",
       orgId: "Defaults to 'No Data'.",
       graduationYear: "Must parse as a number (yyyy); professionals: Professional.",
-      gradeLevel: "1 to 6 from the graduation year; professionals: Professional.",
+      gradeLevel: "Not read: the bundle derives it from the graduation year (1 to 6; professionals: Professional).",
       jobTitle: "Students get Student.",
+      roles: "Every item a role id and organisation id pair, else the list is dropped.",
     },
   },
   "cb-web-event": {
@@ -441,13 +444,19 @@ export const EVENT_DOCS = {
   },
   "k12-app-user": {
     when: "A K12 reporting application knows its user.",
-    example: { appUser: { role: "district-admin", orgId: "1234|Springfield District", gradeLevel: "11" } },
-    notes: { "appUser.role": "Organisation type plus access type (access type overrides role).", "appUser.orgId": "code|name." },
+    recordsNothing:
+      "Context: the K12 role (organisation type plus access type, or role), organisation and grade level go on every later record of the page (k12reports rule k12-app-user; docs/identity.md).",
+    example: { appUser: { orgType: "district", accessType: "admin", role: "educator", orgId: "1234|Springfield District", gradeLevel: "11" } },
+    notes: {
+      "appUser.orgType": "School or district organisation.",
+      "appUser.accessType": "Overrides role: the K12 role is organisation type plus access type (district-admin), else plus role.",
+      "appUser.orgId": "code|name.",
+    },
   },
   "k12-app-page": {
     when: "A K12 reporting application shows a page.",
     example: { appPage: { domain: "edu", group: "reports", page: "summary", subPage: "sat", view: "table" } },
-    notes: { "appPage.domain": "educator maps to edu, student to stu." },
+    notes: { "appPage.domain": "educator maps to edu, student to stu (edu and stu as they are); any other domain is not recorded." },
   },
   "k12-bi-report": {
     when: "A BI report starts, finishes with or without data, or is scheduled.",

@@ -302,7 +302,7 @@ export const EVENT_SHAPES = {
     events: "student-registration|course-enrolment|exam-registration|asset-upload|final-submission[]",
   },
   "school-program": { activityType: "string", schoolId: "string", schoolName: "string?", districtName: "string?" },
-  "k12-app-user": { appUser: { role: "string", orgId: "string", gradeLevel: "string?" } },
+  "k12-app-user": { appUser: { orgType: "school|district", accessType: "string?", role: "string", orgId: "string", gradeLevel: "string?" } },
   "k12-app-page": { appPage: { domain: "string", group: "string?", page: "string", subPage: "string?", view: "string?" } },
   "k12-bi-report": {
     biReport: {

@@ -1,15 +1,16 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { ConsentGate, Cookies, LoadScript, Logger, Monitor, ProvidedValues } from "../core/types";
-import { CREDENTIAL_FETCH_FAILED, SCRIPT_EMBEDDING_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
+import { CREDENTIAL_FETCH_FAILED, IDENTITY_VALUE_DROPPED, SCRIPT_EMBEDDING_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
 import { errorText } from "../core/log";
 import { decodeJwtPayload } from "./jwt";
 import { parseSession, signInData } from "./source";
-import { mergeSignInFacts } from "./sign-in-facts";
+import { mergeSignInFacts, type SignInFacts } from "./sign-in-facts";
 import { buildIdentityProfile, provideProfile, type IdentityProfile } from "./profile";
 import { loginState, nextLoginRecord, parseLoginRecord, resetLoginRecord, visitorType, type LoginRecord } from "./login-state";
 import { credentialRequest, nextAttemptDelay, readCredential } from "./credentials";
 import { cookieAllowed, cookieRules, cookieWriteOptions } from "./cookie-rules";
 import { cbWebEvent } from "./web-event";
+import { pageIdentity } from "./page-identity";
 
 export interface IdentityDeps {
   config: BundleConfig;
@@ -35,6 +36,8 @@ export interface Identity {
   profile(): IdentityProfile | undefined;
   /** User ids of the signed-in visitor (for the user-name-in-URL check). */
   userIds(): string[];
+  /** A data-layer listener: the identity push merges the page's checked values into the signed-in visitor's profile. */
+  push(push: Record<string, unknown>, event: string | undefined): void;
 }
 
 function decodeCookie(value: string | undefined): string | undefined {
@@ -61,6 +64,8 @@ export function createIdentity(deps: IdentityDeps): Identity {
   const settings = config.identity;
   let state: "identified" | "anonymous" = "anonymous";
   let profile: IdentityProfile | undefined;
+  /** The identity pushes' checked values so far: they win over the sign-in cookies' (docs/identity.md). */
+  const pageFacts: SignInFacts = {};
 
   const session = parseSession(decodeCookie(cookies.get(settings.cookies.signInSession)));
   const token = decodeJwtPayload(cookies.get(settings.cookies.signInToken));
@@ -106,7 +111,12 @@ export function createIdentity(deps: IdentityDeps): Identity {
 
   function identified(): void {
     state = "identified";
-    profile = buildIdentityProfile(data.found ? data.source : "Catapult", mergeSignInFacts(session, token), today, cookies.get(settings.fpid.cookie));
+    profile = buildIdentityProfile(
+      data.found ? data.source : "Catapult",
+      Object.assign(mergeSignInFacts(session, token), pageFacts),
+      today,
+      cookies.get(settings.fpid.cookie),
+    );
     save(nextLoginRecord(record, true, today).record);
   }
 
@@ -160,7 +170,10 @@ export function createIdentity(deps: IdentityDeps): Identity {
   };
   values.provide("cbWebEvent", webEvent);
   // identity.webEventEvents: a login's event, and a completed registration's (or migration's, or match's) with its login's.
+  // Read once: the identity rule runs again on the identity push, and the count is the page's first record's only.
+  let read = 0;
   values.provide("cbWebEventEvents", () => {
+    if (read++) return undefined;
     const type = webEvent();
     const counts: Record<string, string | undefined> = settings.webEventEvents || {};
     return (type && [counts.login, type !== "login" && counts[type]].filter(Boolean).join(",")) || undefined;
@@ -257,5 +270,14 @@ export function createIdentity(deps: IdentityDeps): Identity {
     state: () => state,
     profile: () => profile,
     userIds: () => (profile ? [profile.accountId, profile.hashedId].filter((id): id is string => !!id) : []),
+    // The data layer starts once the startup sequence has settled: the state is known. An anonymous visitor's records
+    // carry no identity ("Not-logged-in users are labelled 'Not Logged In'"), whatever the page says.
+    push(push, event) {
+      if (event !== "identity") return;
+      const { facts, dropped } = pageIdentity(push);
+      for (const field of dropped) log.warn(IDENTITY_VALUE_DROPPED, { field, value: push[field] });
+      Object.assign(pageFacts, facts);
+      if (state === "identified") identified();
+    },
   };
 }

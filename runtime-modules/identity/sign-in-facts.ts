@@ -27,7 +27,7 @@ export interface SignInFacts {
   aaCustomId?: unknown;
 }
 
-const FACT_KEYS = [
+export const FACT_KEYS = [
   "accountId",
   "hashedId",
   "namespace",

@@ -11,7 +11,7 @@ export interface EventSources {
   win: Window;
   doc: Document;
   dataLayer: DataLayer;
-  timing: Pick<Timing, "routeChange" | "elementWait" | "elementPoll">;
+  timing: Pick<Timing, "routeChange" | "elementWait" | "elementPoll" | "pageLoad">;
   log: Logger;
   /** Called on every SPA route change, before the routeChange rules run. */
   onRoute(): void;
@@ -50,10 +50,15 @@ export function domReady(engine: RuleEngine, src: EventSources): void {
   );
 }
 
+/** At the load event, or timing.pageLoad after the rules start when the load has not come by then (a hanging image), once. */
 export function windowLoaded(engine: RuleEngine, src: EventSources): void {
-  const fire = guarded(src, () => engine.fire("windowLoaded"));
+  let fired = 0;
+  const fire = guarded(src, () => fired++ || engine.fire("windowLoaded"));
   if (src.doc.readyState === "complete") src.win.setTimeout(fire, 0);
-  else src.win.addEventListener("load", fire, { once: true });
+  else {
+    src.win.addEventListener("load", fire, { once: true });
+    src.win.setTimeout(fire, src.timing.pageLoad);
+  }
 }
 
 export function click(engine: RuleEngine, src: EventSources): void {

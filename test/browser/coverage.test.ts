@@ -558,17 +558,29 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
       { why: "a status neither in nor out", fields: { status: "maybe" } },
     ],
   },
+  // Task "identity" (issue #19): the K12 page; k12-app-user and identity are context (the event table's recordsNothing),
+  // proven in test/browser/identity-records.test.ts.
+  "k12-app-page": {
+    site: "k12reports",
+    by: "k12reports rules k12-app-page-edu, k12-app-page-stu",
+    record: {
+      eventType: "kiwi.k12AppPage",
+      name: "app page:edu:summary",
+      variables: { events: "event604", eVar223: "edu", eVar224: "reports", eVar225: "summary", eVar226: "sat", eVar227: "table" },
+    },
+    invalid: [
+      { why: '"App page domain educator maps to edu, student to stu": any other domain', fields: { appPage: { domain: "parent", page: "summary" } } },
+      { why: "no page", fields: { appPage: { domain: "educator" } } },
+    ],
+  },
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
-  "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
   "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
   "guided-help-survey": "rules on the guided-help sites",
   "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
   "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
-  identity: "the push wired to the identity profile (the identity helper's area)",
   "web-vitals": "an exact coverage case: the batch, sent when the page is hidden, also carries the page's own measured metrics (recorded by the runtime)",
 };
 

@@ -14,8 +14,13 @@ const h = useBrowserHarness();
 
 let bigfuture: Bundle;
 let signup: Bundle;
+let k12reports: Bundle;
 beforeAll(async () => {
-  ({ bigfuture, signup } = await buildBundles({ bigfuture: ["bigfuture", "prod"], signup: ["signup", "prod"] }));
+  ({ bigfuture, signup, k12reports } = await buildBundles({
+    bigfuture: ["bigfuture", "prod"],
+    signup: ["signup", "prod"],
+    k12reports: ["k12reports", "prod"],
+  }));
 }, 240_000);
 
 const now = new Date();
@@ -201,5 +206,166 @@ describe("the CB web event (shipped prod/signup)", () => {
     await open("https://signup.kiwi.example/iamweb/secure/thankYou", legacy, [], signup);
     const view = await pageView();
     expect(identityVariables(view)).toMatchObject({ eVar211: "Y", eVar219: "migration", events: "event600,event602" });
+  });
+});
+
+/** The records of one event type the mock edge received, once there are `n`. */
+async function recordsOf(eventType: string, n = 1) {
+  await expect.poll(() => records().filter((e) => e.xdm.eventType === eventType).length, { timeout: 5000 }).toBe(n);
+  return records().filter((e) => e.xdm.eventType === eventType);
+}
+const push = (tab: { page: { evaluate: (fn: (p: object) => void, p: object) => Promise<unknown> } }, p: object) =>
+  tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), p);
+const MODAL = { event: "modal", modalName: "Save list", modalState: "shown" };
+
+describe("the identity push (shipped prod/bigfuture)", () => {
+  it('a signed-in student\'s page reports a better identity: its checked values win over the cookies\' on every later record; "Identity with non-empty-string id only" and "Graduation year must parse as a number (yyyy)": bad values warned, dropped, not sent', async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", STUDENT, [loginRecord({ firstLogin: Date.now() - 5 * DAY, loggedIn: true })]);
+    await pageView();
+    await push(tab, {
+      event: "identity",
+      accountId: 42,
+      graduationYear: "soon",
+      namespace: "xx",
+      orgId: "ORG-88",
+      orgName: "Kiwi Academy",
+      jobTitleCode: "  ",
+      studentSearchOptIn: false,
+      legacy: "maybe",
+      roles: [{ roleId: "student" }],
+      hashedId: "h-new",
+    });
+    await push(tab, MODAL);
+    const [modal] = await recordsOf("kiwi.modal");
+    // The account id stays the sign-in cookies' (the page's 42 is not a non-empty string), so does the graduation year.
+    expect(modal.xdm.identityMap.CBPEOPLEID).toEqual([{ id: "1000234", authenticatedState: "authenticated", primary: true }]);
+    expect(identityVariables(modal)).toEqual({
+      eVar200: "Logged In",
+      eVar201: "Return",
+      eVar202: "1000234",
+      eVar203: "h-new",
+      eVar204: "st",
+      eVar205: "ECL",
+      eVar206: "ORG-88",
+      eVar207: String(gradYear),
+      eVar208: "3",
+      eVar209: "Student",
+      eVar211: "N",
+      eVar212: "N",
+      eVar213: "N",
+      eVar217: "Catapult",
+    });
+    const dropped = (await tab.logEntries()).filter((e) => e.message === "identity value dropped").map((e) => (e.data as any).field);
+    expect(dropped.sort()).toEqual(["accountId", "graduationYear", "jobTitleCode", "legacy", "namespace", "roles"]);
+
+    // A second push merges on top of the first: a professional now, with roles and a new account id.
+    await push(tab, { event: "identity", accountId: "1000999", namespace: "pf", roles: [{ roleId: "educator", orgId: "ORG-88" }], graduationYear: 2031 });
+    await push(tab, MODAL);
+    const [, second] = await recordsOf("kiwi.modal", 2);
+    expect(second.xdm.identityMap.CBPEOPLEID).toEqual([{ id: "1000999", authenticatedState: "authenticated", primary: true }]);
+    expect(identityVariables(second)).toMatchObject({
+      eVar202: "1000999",
+      eVar203: "h-new",
+      eVar204: "pf",
+      eVar205: "EPL",
+      eVar206: "ORG-88",
+      eVar207: "Professional",
+      eVar208: "Professional",
+      eVar214: "educator:ORG-88",
+    });
+    expect(identityVariables(second).eVar209).toBeUndefined();
+  });
+
+  it("an anonymous visitor's page cannot make it signed in: \"Not-logged-in users are labelled 'Not Logged In'\" on every later record", async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", undefined);
+    await pageView();
+    await push(tab, { event: "identity", accountId: "1000234", namespace: "st", orgId: "ORG-1" });
+    await push(tab, MODAL);
+    const [modal] = await recordsOf("kiwi.modal");
+    expect(modal.xdm.identityMap).toBeUndefined();
+    expect(identityVariables(modal)).toEqual({ eVar200: "Not Logged In", eVar201: "Never Logged In" });
+  });
+});
+
+describe("a K12 educator (shipped prod/k12reports)", () => {
+  const EDUCATOR = signInCookies(
+    {
+      sessionId: "S-700",
+      accountId: "4000123",
+      profileType: "EPL",
+      jobTitle: "Assessment Coordinator",
+      orgId: "1234",
+      orgName: "Springfield District",
+      roPairs: [["district-admin", "1234"]],
+      tenantType: "district",
+    },
+    { typ: "Bearer", namespace: "pf" },
+  );
+  const k12Variables = (record: { data?: any }) => Object.fromEntries(Object.entries(variables(record)).filter(([k]) => /^eVar22\d$/.test(k)));
+
+  it('"K12 role (organisation type plus access type; access type overrides role)", "school or district organisation", "App page domain educator maps to edu": identity, K12 user and page on the records', async () => {
+    const tab = await open("https://k12reports.kiwi.example/", EDUCATOR, [loginRecord({ firstLogin: Date.now() - 9 * DAY, loggedIn: true })], k12reports);
+    const view = await pageView();
+    expect(view.xdm.identityMap).toEqual({ CBPEOPLEID: [{ id: "4000123", authenticatedState: "authenticated", primary: true }] });
+    const identity = {
+      eVar200: "Logged In",
+      eVar201: "Return",
+      eVar202: "4000123",
+      eVar204: "pf",
+      eVar205: "EPL",
+      eVar206: "1234",
+      eVar207: "Professional",
+      eVar208: "Professional",
+      eVar209: "Assessment Coordinator",
+      eVar211: "N",
+      eVar212: "N",
+      eVar213: "N",
+      eVar214: "district-admin:1234",
+      eVar216: "district",
+      eVar217: "Catapult",
+    };
+    expect(identityVariables(view)).toEqual(identity);
+
+    // The access type overrides the role.
+    await push(tab, {
+      event: "k12-app-user",
+      appUser: { orgType: "district", accessType: "admin", role: "educator", orgId: "1234|Springfield District", gradeLevel: "11" },
+    });
+    await push(tab, { event: "k12-app-page", appPage: { domain: "educator", group: "reports", page: "summary", view: "table" } });
+    const [page] = await recordsOf("kiwi.k12AppPage");
+    expect(page.xdm.web.webInteraction.name).toBe("app page:edu:summary");
+    expect(page.xdm.identityMap.CBPEOPLEID[0].id).toBe("4000123");
+    expect(identityVariables(page)).toEqual({ ...identity, events: "event604" });
+    expect(k12Variables(page)).toEqual({
+      eVar220: "district-admin",
+      eVar221: "1234|Springfield District",
+      eVar222: "11",
+      eVar223: "edu",
+      eVar224: "reports",
+      eVar225: "summary",
+      // A sendEvent variable whose value is missing goes empty.
+      eVar226: "",
+      eVar227: "table",
+    });
+
+    // Without an access type: organisation type plus role; a school organisation; the student domain.
+    await push(tab, { event: "k12-app-user", appUser: { orgType: "school", role: "teacher", orgId: "77|Lincoln High" } });
+    await push(tab, { event: "k12-app-page", appPage: { domain: "student", page: "scores" } });
+    const [, second] = await recordsOf("kiwi.k12AppPage", 2);
+    expect(k12Variables(second)).toEqual({
+      eVar220: "school-teacher",
+      eVar221: "77|Lincoln High",
+      eVar223: "stu",
+      eVar224: "",
+      eVar225: "scores",
+      eVar226: "",
+      eVar227: "",
+    });
+
+    // An organisation that is neither school nor district: the K12 user is not changed.
+    await push(tab, { event: "k12-app-user", appUser: { orgType: "state", accessType: "admin", role: "educator", orgId: "9|Kiwi State" } });
+    await push(tab, { event: "k12-app-page", appPage: { domain: "edu", page: "home" } });
+    const [, , third] = await recordsOf("kiwi.k12AppPage", 3);
+    expect(k12Variables(third)).toMatchObject({ eVar220: "school-teacher", eVar221: "77|Lincoln High", eVar223: "edu", eVar225: "home" });
   });
 });

@@ -72,6 +72,7 @@ describe("the config a bundle inlines (trim-config.ts)", () => {
       const trimmed = trimConfig(bundle.config);
       expect(trimmed.hosts[bundle.env]).toEqual(bundle.config.hosts[bundle.env]);
       expect(trimmed.envFallback).toEqual(bundle.env === "dev" ? bundle.config.envFallback : []);
+      expect(trimmed.envGlobal).toBe(bundle.env === "dev" ? "kiwiEnvironment" : undefined);
       expect(trimmed.rules.map((r) => r.id)).toEqual(bundle.config.rules.map((r) => r.id));
       expect(trimmed.rules.some((r) => "name" in r)).toBe(bundle.env !== "prod" && bundle.config.rules.length > 0);
       for (const env of Object.keys(bundle.config.hosts) as EnvName[])

@@ -54,6 +54,18 @@ describe("detectEnvironment", () => {
     expect(detectEnvironment("elsewhere.example", hosts, fallback, "prod")).toBe("prod");
     expect(detectEnvironment("elsewhere.example", {}, [], "oat")).toBe("oat");
   });
+  it('"fallback domain table, global flag, then default": the page global\'s environment decides only when neither table does', () => {
+    expect(detectEnvironment("elsewhere.example", hosts, fallback, "prod", "qa")).toBe("qa");
+    expect(detectEnvironment("elsewhere.example", {}, [], "prod", "nonprod")).toBe("nonprod");
+    // The tables come first.
+    expect(detectEnvironment("bigfuture.kiwi.example", hosts, fallback, "prod", "qa")).toBe("prod");
+    expect(detectEnvironment("localhost", hosts, fallback, "prod", "qa")).toBe("dev");
+    // Anything but one of the eight environment names is no flag.
+    for (const flag of ["staging", "QA", " qa", "", 1, true, null, undefined, {}, ["qa"]])
+      expect(detectEnvironment("elsewhere.example", {}, [], "oat", flag)).toBe("oat");
+    for (const env of ["prod", "qa", "uat", "perf", "dev", "oat", "nonprod", "prev"] as const)
+      expect(detectEnvironment("elsewhere.example", {}, [], "prod", env)).toBe(env);
+  });
   it("an invalid fallback pattern matches nothing instead of throwing", () => {
     expect(detectEnvironment("a.example", {}, [{ pattern: "(", env: "qa" }], "prev")).toBe("prev");
   });
