@@ -106,7 +106,7 @@ describe("logs print to the console only in debug mode, which a documented switc
     expect(tab.console).toEqual([]);
   });
 
-  it("?sitetags-debug=1 turns it on and it persists (localStorage) on the next page load; ?sitetags-debug=0 turns it off", async () => {
+  it("?sitetags-debug=1 turns it on and it persists (a cookie, not localStorage) on the next page load; ?sitetags-debug=0 turns it off", async () => {
     h.web.page("https://clep-qa.kiwi.example/*", { bundle: b.clepQa });
     const tab = await h.browser.openPage("https://clep-qa.kiwi.example/about?sitetags-debug=1");
     const linesAfter = async (url: string) => {
@@ -119,12 +119,13 @@ describe("logs print to the console only in debug mode, which a documented switc
     const first = tab.sitetagsConsole();
     expect(first.length).toBeGreaterThan(0);
     expect(first.map((l) => l.text).join("\n")).toContain("[sitetags] current path does not match the route pattern");
-    expect(await tab.page.evaluate(() => localStorage.getItem("sitetags:debug"))).toBe("1");
+    expect(await tab.page.evaluate(() => document.cookie)).toContain("sitetags-debug=1");
+    expect(await tab.page.evaluate(() => localStorage.length)).toBe(0);
 
     expect((await linesAfter("https://clep-qa.kiwi.example/about")).length).toBeGreaterThan(0);
     expect(await linesAfter("https://clep-qa.kiwi.example/about?sitetags-debug=0")).toEqual([]);
     expect(await linesAfter("https://clep-qa.kiwi.example/about")).toEqual([]);
-    expect(await tab.page.evaluate(() => localStorage.getItem("sitetags:debug"))).toBeNull();
+    expect(await tab.page.evaluate(() => document.cookie)).not.toContain("sitetags-debug");
 
     // Per browser: another browser profile (a fresh context) is not in debug mode.
     await linesAfter("https://clep-qa.kiwi.example/about?sitetags-debug=1");
