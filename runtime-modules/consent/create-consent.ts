@@ -11,6 +11,7 @@ import {
   CONSENT_BANNER_TIMEOUT,
 } from "../core/messages";
 import { errorText } from "../core/log";
+import { readCookie } from "../core/cookies";
 import { bannerPlan, bannerPlanEvent } from "./banner-plan";
 import { consentReducer, initialConsentState } from "./state";
 import { categoryAllowed } from "./state";
@@ -24,6 +25,11 @@ export const CONSENT_EVENT = "consent.onetrust";
 /** `?cb-refresh` forces a fresh evaluation of stored tag statuses. */
 export const REFRESH_PARAM = "cb-refresh";
 const STATUS_PREFIX = "sitetags:tag:";
+/**
+ * Session cookie (host-only, like sessionStorage) that says a tag status is kept this session: without it
+ * decide() does not touch sessionStorage, so a first visit's startup touches no storage (issue #21).
+ */
+export const STATUS_COOKIE = "sitetags_tag_status";
 
 type ConsentWindow = Window & { OnetrustActiveGroups?: string; OptanonWrapper?: (...args: unknown[]) => unknown };
 
@@ -130,10 +136,13 @@ export function createConsent(deps: ConsentDeps): Consent {
   }
 
   function decide(tagCode: string, category?: ConsentCategory): TagDecisionReport {
-    const store = storage();
     const force = new URLSearchParams(win.location.search).has(REFRESH_PARAM);
+    let kept = force;
+    let store: Storage | undefined;
     let stored: TagStatus | undefined;
     try {
+      kept = kept || readCookie(win.document.cookie, STATUS_COOKIE) !== undefined;
+      if (kept) store = storage();
       stored = readTagStatus(JSON.parse(store?.getItem(STATUS_PREFIX + tagCode) || "null"));
     } catch {
       stored = undefined;
@@ -159,9 +168,10 @@ export function createConsent(deps: ConsentDeps): Consent {
     });
     // A page-level refusal (query parameter, synthetics, configuration, legal) is kept for the session.
     try {
-      if (decision.status.status === "disabled" && decision.reason !== "stored-status")
-        store?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
-      else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
+      if (decision.status.status === "disabled" && decision.reason !== "stored-status") {
+        (store || storage())?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
+        if (!kept) win.document.cookie = STATUS_COOKIE + "=1; path=/; SameSite=Lax" + (win.location.protocol === "https:" ? "; Secure" : "");
+      } else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
     } catch {
       /* storage blocked: decide again next page */
     }

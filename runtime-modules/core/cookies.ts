@@ -84,6 +84,31 @@ export function readCookie(cookieHeader: string, name: string): string | undefin
   return readCookies(cookieHeader)[name];
 }
 
+/**
+ * The document.cookie text after writing `text` (a cookieString), as far as
+ * it can be told without asking the browser again: the cookie replaced,
+ * added at the end, or gone (max-age 0 or less). Undefined (ask the browser)
+ * when it cannot be told: an expires attribute, or the name twice in the
+ * header (another path or domain, whose order the browser decides).
+ */
+export function patchCookieHeader(header: string, text: string): string | undefined {
+  const semi = text.indexOf(";");
+  const pair = (semi < 0 ? text : text.slice(0, semi)).trim();
+  const name = pair.slice(0, pair.indexOf("="));
+  const age = /;\s*max-age=(-?\d+)/i.exec(text);
+  if (!name || /;\s*expires=/i.test(text)) return undefined;
+  const parts = header ? header.split("; ") : [];
+  const at: number[] = [];
+  parts.forEach((part, i) => {
+    if (part.slice(0, part.indexOf("=")).trim() === name || part.trim() === name) at.push(i);
+  });
+  if (at.length > 1) return undefined;
+  const gone = age && +age[1] <= 0;
+  if (at.length) gone ? parts.splice(at[0], 1) : (parts[at[0]] = pair);
+  else if (!gone) parts.push(pair);
+  return parts.join("; ");
+}
+
 /** document.cookie behind a snapshot that our own synchronous sections hold (createCookieJar). */
 export interface CookieJar {
   cookie: string;
@@ -98,8 +123,10 @@ export interface CookieJar {
  * answers unchanged reads from its own copy). A first page view read it 12
  * times. Boot and the
  * startup's page view hold the jar: their reads share one snapshot. A write
- * through the jar drops the snapshot, and so does the end of the outermost
- * hold, so a cookie the page writes later is always seen. Only our own
+ * through the jar updates the snapshot as the browser would
+ * (patchCookieHeader), so reading after our own write costs no second round
+ * trip; the end of the outermost hold drops it, so a cookie the page writes
+ * later is always seen. Only our own
  * synchronous code runs while the jar is held.
  */
 export function createCookieJar(doc: { cookie: string }): CookieJar {
@@ -110,8 +137,8 @@ export function createCookieJar(doc: { cookie: string }): CookieJar {
       return snapshot !== undefined ? snapshot : holders ? (snapshot = doc.cookie) : doc.cookie;
     },
     set cookie(text: string) {
-      snapshot = undefined;
       doc.cookie = text;
+      snapshot = snapshot !== undefined ? patchCookieHeader(snapshot, text) : undefined;
     },
     hold() {
       holders++;

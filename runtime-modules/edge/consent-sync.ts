@@ -83,8 +83,10 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
     const value = { general: consent };
     const key = hashPrefix + "Adobe.1.0";
     const hash = fnv1a32Hex(JSON.stringify({ value }));
-    const store = ctx.storage();
-    if (store && store.getItem(key) === hash) return release();
+    // A hash only stands while both cookies exist: without them (a first visit) storage is not touched (issue #21).
+    const c = ctx.readJar();
+    const stands = c[identity] && c[consentCookie];
+    if (stands && ctx.storage()?.getItem(key) === hash) return release();
     busy = true;
     dispatch({
       action: "privacy/set-consent",
@@ -92,7 +94,7 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       created: Date.now(),
       done(status) {
         try {
-          if (status && store) store.setItem(key, hash);
+          if (status) ctx.storage()?.setItem(key, hash);
         } catch (e) {
           // Storage full or blocked: the consent is sent again next time.
         }
@@ -119,16 +121,22 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       } else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
     },
     start() {
-      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy).
-      const c = ctx.readJar();
-      const store = ctx.storage();
-      if (store && !(c[identity] && c[consentCookie])) {
+      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy). Without them the
+      // stale hashes are dropped when the page is idle, off the first page view's path; by then a set-consent answer
+      // may have set both cookies, and its fresh hash stays.
+      const clear = () => {
+        const c = ctx.readJar();
+        if (c[identity] && c[consentCookie]) return;
         try {
-          for (const k of Object.keys(store)) if (!k.indexOf(hashPrefix)) store.removeItem(k);
+          const store = ctx.storage();
+          if (store) for (const k of Object.keys(store)) if (!k.indexOf(hashPrefix)) store.removeItem(k);
         } catch (e) {
           // Storage blocked.
         }
-      }
+      };
+      const c = ctx.readJar();
+      const w = ctx.win;
+      if (!(c[identity] && c[consentCookie])) w.requestIdleCallback ? w.requestIdleCallback(clear) : w.setTimeout(clear, 0);
       ctx.consent.onChange(changed);
       changed();
     },
