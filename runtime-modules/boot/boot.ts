@@ -51,7 +51,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
   // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar), the debug switch's first.
   const jar = createCookieJar(win.document);
   const release = jar.hold();
-  const log = createLogger(monitor, readDebugMode(win.location.search, jar, win.location.protocol === "https:"));
+  const log = createLogger(monitor, readDebugMode(win.location.search, jar, win.location.protocol));
   try {
     const doc = win.document;
     const loc = win.location;
@@ -102,7 +102,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const cookies = createCookies(jar, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
     const loadScript = createLoadScript(doc, findNonce(doc));
     let identity: Identity | undefined;
-    const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
+    const consent = createConsent({ config, win, log, monitor, loadScript, jar, userIds: () => (identity ? identity.userIds() : []) });
     consent.start();
     // The page as it is now: read again only when the address changed (a record asks for it several times).
     let seen: PageInfo | undefined;

@@ -11,7 +11,7 @@ import {
   CONSENT_BANNER_TIMEOUT,
 } from "../core/messages";
 import { errorText } from "../core/log";
-import { readCookie } from "../core/cookies";
+import { cookieString, readCookie } from "../core/cookies";
 import { bannerPlan, bannerPlanEvent } from "./banner-plan";
 import { consentReducer, initialConsentState } from "./state";
 import { categoryAllowed } from "./state";
@@ -41,6 +41,8 @@ export interface ConsentDeps {
   loadScript: LoadScript;
   /** User ids of the signed-in visitor, for the user-name-in-URL check. */
   userIds?: () => readonly string[];
+  /** document.cookie, or boot's jar of it (one snapshot per held section). */
+  jar?: { cookie: string };
 }
 
 export interface Consent extends ConsentGate {
@@ -59,6 +61,7 @@ export interface Consent extends ConsentGate {
  */
 export function createConsent(deps: ConsentDeps): Consent {
   const { config, win, log, monitor } = deps;
+  const jar = deps.jar || win.document;
   let state = initialConsentState(config.consent.groups);
   const changeListeners: Array<() => void> = [];
   const privacyListeners: Array<(changes: PrivacyConsentChange[]) => void> = [];
@@ -137,12 +140,10 @@ export function createConsent(deps: ConsentDeps): Consent {
 
   function decide(tagCode: string, category?: ConsentCategory): TagDecisionReport {
     const force = new URLSearchParams(win.location.search).has(REFRESH_PARAM);
-    let kept = force;
     let store: Storage | undefined;
     let stored: TagStatus | undefined;
     try {
-      kept = kept || readCookie(win.document.cookie, STATUS_COOKIE) !== undefined;
-      if (kept) store = storage();
+      if (force || readCookie(jar.cookie, STATUS_COOKIE)) store = storage();
       stored = readTagStatus(JSON.parse(store?.getItem(STATUS_PREFIX + tagCode) || "null"));
     } catch {
       stored = undefined;
@@ -170,7 +171,8 @@ export function createConsent(deps: ConsentDeps): Consent {
     try {
       if (decision.status.status === "disabled" && decision.reason !== "stored-status") {
         (store || storage())?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
-        if (!kept) win.document.cookie = STATUS_COOKIE + "=1; path=/; SameSite=Lax" + (win.location.protocol === "https:" ? "; Secure" : "");
+        // A session cookie on this host only, like sessionStorage.
+        if (!store) jar.cookie = cookieString(STATUS_COOKIE, "1", {}, { hostname: "", protocol: win.location.protocol, apexDomain: "" });
       } else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
     } catch {
       /* storage blocked: decide again next page */

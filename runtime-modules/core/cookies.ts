@@ -86,27 +86,20 @@ export function readCookie(cookieHeader: string, name: string): string | undefin
 
 /**
  * The document.cookie text after writing `text` (a cookieString), as far as
- * it can be told without asking the browser again: the cookie replaced,
- * added at the end, or gone (max-age 0 or less). Undefined (ask the browser)
- * when it cannot be told: an expires attribute, or the name twice in the
- * header (another path or domain, whose order the browser decides).
+ * it can be told without asking the browser again: the cookie's entry, if
+ * any, dropped, and the new one added at the end unless max-age is 0 or
+ * less. Undefined (ask the browser) when it cannot be told: an expires
+ * attribute, or the name twice in the header (another path or domain, whose
+ * order the browser decides).
  */
 export function patchCookieHeader(header: string, text: string): string | undefined {
-  const semi = text.indexOf(";");
-  const pair = (semi < 0 ? text : text.slice(0, semi)).trim();
-  const name = pair.slice(0, pair.indexOf("="));
-  const age = /;\s*max-age=(-?\d+)/i.exec(text);
-  if (!name || /;\s*expires=/i.test(text)) return undefined;
+  const pair = text.split(";")[0];
+  const name = pair.split("=")[0] + "=";
   const parts = header ? header.split("; ") : [];
-  const at: number[] = [];
-  parts.forEach((part, i) => {
-    if (part.slice(0, part.indexOf("=")).trim() === name || part.trim() === name) at.push(i);
-  });
-  if (at.length > 1) return undefined;
-  const gone = age && +age[1] <= 0;
-  if (at.length) gone ? parts.splice(at[0], 1) : (parts[at[0]] = pair);
-  else if (!gone) parts.push(pair);
-  return parts.join("; ");
+  const others = parts.filter((part) => part.indexOf(name));
+  if (/expires=/i.test(text) || parts.length - others.length > 1) return undefined;
+  if (!/max-age=(0|-)/i.test(text)) others.push(pair);
+  return others.join("; ");
 }
 
 /** document.cookie behind a snapshot that our own synchronous sections hold (createCookieJar). */

@@ -1,4 +1,4 @@
-import { readCookie } from "./cookies";
+import { cookieString, readCookie } from "./cookies";
 
 /** Query parameter that switches debug mode on (1) or off (0) in this browser. */
 export const DEBUG_PARAM = "sitetags-debug";
@@ -27,7 +27,7 @@ export function debugSwitch(search: string, stored: string | null | undefined): 
  * milliseconds. A host-only cookie for a year, Secure on https. A cookie
  * that cannot be read or written (sandboxed frames) counts as absent.
  */
-export function readDebugMode(search: string, jar: { cookie: string }, https: boolean): boolean {
+export function readDebugMode(search: string, jar: { cookie: string }, protocol: string): boolean {
   let stored: string | undefined;
   try {
     stored = readCookie(jar.cookie, DEBUG_COOKIE);
@@ -36,9 +36,14 @@ export function readDebugMode(search: string, jar: { cookie: string }, https: bo
   }
   const result = debugSwitch(search, stored);
   try {
-    if (result.store !== undefined && (result.store || stored !== undefined))
-      jar.cookie =
-        DEBUG_COOKIE + "=" + (result.store ? "1; max-age=" + DEBUG_COOKIE_SECONDS : "; max-age=0") + "; path=/; SameSite=Lax" + (https ? "; Secure" : "");
+    // Host-only (no apex domain), Secure on https.
+    if (result.store || (result.store === null && stored !== undefined))
+      jar.cookie = cookieString(
+        DEBUG_COOKIE,
+        result.store || "",
+        { maxAgeSeconds: result.store ? DEBUG_COOKIE_SECONDS : 0 },
+        { hostname: "", protocol, apexDomain: "" },
+      );
   } catch (e) {
     // Not kept: debug mode still applies to this page.
   }

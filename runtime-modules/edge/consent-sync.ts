@@ -10,7 +10,7 @@ export interface ConsentSync {
   submit(job: Job): void;
   /** The page unloads: waiting events go on in, are dropped on out, are reported on pending. */
   leave(): void;
-  /** Drops stale consent hashes, listens to consent changes and sends the current one. */
+  /** Listens to consent changes and sends the current one. */
   start(): void;
 }
 
@@ -121,22 +121,10 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       } else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
     },
     start() {
-      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy). Without them the
-      // stale hashes are dropped when the page is idle, off the first page view's path; by then a set-consent answer
-      // may have set both cookies, and its fresh hash stays.
-      const clear = () => {
-        const c = ctx.readJar();
-        if (c[identity] && c[consentCookie]) return;
-        try {
-          const store = ctx.storage();
-          if (store) for (const k of Object.keys(store)) if (!k.indexOf(hashPrefix)) store.removeItem(k);
-        } catch (e) {
-          // Storage blocked.
-        }
-      };
-      const c = ctx.readJar();
-      const w = ctx.win;
-      if (!(c[identity] && c[consentCookie])) w.requestIdleCallback ? w.requestIdleCallback(clear) : w.setTimeout(clear, 0);
+      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy), and is read only
+      // then (changed). alloy drops stale hashes here when they do not; that would touch storage on a first visit
+      // (issue #21), and is not needed: the cookies come into being only from an answer to a set-consent that
+      // this page sent (without them a hash is never trusted), and that answer writes the fresh hash over the stale one.
       ctx.consent.onChange(changed);
       changed();
     },

@@ -182,8 +182,9 @@ describe("createCookieJar: document.cookie read once per held section", () => {
 });
 
 describe("patchCookieHeader: the header after one of our writes", () => {
-  it("replaces the cookie in place, adds a new one at the end, removes it at max-age 0 or less", () => {
-    expect(patchCookieHeader("a=1; b=2", "a=9; path=/; max-age=60")).toBe("a=9; b=2");
+  it("replaces the cookie (at the end), adds a new one at the end, removes it at max-age 0 or less", () => {
+    expect(patchCookieHeader("a=1; b=2", "a=9; path=/; max-age=60")).toBe("b=2; a=9");
+    expect(patchCookieHeader("ab=1; a=2", "a=3; path=/")).toBe("ab=1; a=3");
     expect(patchCookieHeader("a=1", "b=2; path=/")).toBe("a=1; b=2");
     expect(patchCookieHeader("", "b=2; path=/")).toBe("b=2");
     expect(patchCookieHeader("a=1; b=2", "a=; path=/; max-age=0")).toBe("b=2");
