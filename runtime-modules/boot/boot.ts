@@ -51,7 +51,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
   // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar), the debug switch's first.
   const jar = createCookieJar(win.document);
   const release = jar.hold();
-  const log = createLogger(monitor, readDebugMode(win.location.search, jar, win.location.protocol));
+  const log = createLogger(monitor, readDebugMode(win.location.search, jar));
   try {
     const doc = win.document;
     const loc = win.location;

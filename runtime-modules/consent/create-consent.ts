@@ -11,7 +11,7 @@ import {
   CONSENT_BANNER_TIMEOUT,
 } from "../core/messages";
 import { errorText } from "../core/log";
-import { cookieString, readCookie } from "../core/cookies";
+import { readCookie } from "../core/cookies";
 import { bannerPlan, bannerPlanEvent } from "./banner-plan";
 import { consentReducer, initialConsentState } from "./state";
 import { categoryAllowed } from "./state";
@@ -172,7 +172,7 @@ export function createConsent(deps: ConsentDeps): Consent {
       if (decision.status.status === "disabled" && decision.reason !== "stored-status") {
         (store || storage())?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
         // A session cookie on this host only, like sessionStorage.
-        if (!store) jar.cookie = cookieString(STATUS_COOKIE, "1", {}, { hostname: "", protocol: win.location.protocol, apexDomain: "" });
+        if (!store) jar.cookie = STATUS_COOKIE + "=1; path=/";
       } else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
     } catch {
       /* storage blocked: decide again next page */

@@ -84,24 +84,6 @@ export function readCookie(cookieHeader: string, name: string): string | undefin
   return readCookies(cookieHeader)[name];
 }
 
-/**
- * The document.cookie text after writing `text` (a cookieString), as far as
- * it can be told without asking the browser again: the cookie's entry, if
- * any, dropped, and the new one added at the end unless max-age is 0 or
- * less. Undefined (ask the browser) when it cannot be told: an expires
- * attribute, or the name twice in the header (another path or domain, whose
- * order the browser decides).
- */
-export function patchCookieHeader(header: string, text: string): string | undefined {
-  const pair = text.split(";")[0];
-  const name = pair.split("=")[0] + "=";
-  const parts = header ? header.split("; ") : [];
-  const others = parts.filter((part) => part.indexOf(name));
-  if (/expires=/i.test(text) || parts.length - others.length > 1) return undefined;
-  if (!/max-age=(0|-)/i.test(text)) others.push(pair);
-  return others.join("; ");
-}
-
 /** document.cookie behind a snapshot that our own synchronous sections hold (createCookieJar). */
 export interface CookieJar {
   cookie: string;
@@ -116,9 +98,10 @@ export interface CookieJar {
  * answers unchanged reads from its own copy). A first page view read it 12
  * times. Boot and the
  * startup's page view hold the jar: their reads share one snapshot. A write
- * through the jar updates the snapshot as the browser would
- * (patchCookieHeader), so reading after our own write costs no second round
- * trip; the end of the outermost hold drops it, so a cookie the page writes
+ * through the jar puts its name=value first in the snapshot, so reading
+ * after our own write costs no second round trip (a removal or an expiry
+ * drops the snapshot instead; a same-name cookie of a longer path, which the
+ * browser would list first, reads as ours until the hold ends); the end of the outermost hold drops it, so a cookie the page writes
  * later is always seen. Only our own
  * synchronous code runs while the jar is held.
  */
@@ -131,7 +114,9 @@ export function createCookieJar(doc: { cookie: string }): CookieJar {
     },
     set cookie(text: string) {
       doc.cookie = text;
-      snapshot = snapshot !== undefined ? patchCookieHeader(snapshot, text) : undefined;
+      // Our own write read back from the snapshot: its name=value first, since the first cookie of a name wins
+      // (readCookies); a removal or an expires attribute drops the snapshot (the next read asks the browser).
+      snapshot = snapshot === undefined || /max-age=(0|-)|expires=/i.test(text) ? undefined : text.split(";")[0] + "; " + snapshot;
     },
     hold() {
       holders++;

@@ -1,4 +1,4 @@
-import { cookieString, readCookie } from "./cookies";
+import { readCookie } from "./cookies";
 
 /** Query parameter that switches debug mode on (1) or off (0) in this browser. */
 export const DEBUG_PARAM = "sitetags-debug";
@@ -24,10 +24,11 @@ export function debugSwitch(search: string, stored: string | null | undefined): 
  * Reads and applies the switch: the URL first, then the debug cookie (on
  * `jar`, boot's snapshot of document.cookie); localStorage is never touched,
  * since a first visit's first storage access blocks the main thread for
- * milliseconds. A host-only cookie for a year, Secure on https. A cookie
+ * milliseconds. A host-only cookie for a year (SameSite Lax, the browsers'
+ * default; not Secure, so that it works on http://localhost too). A cookie
  * that cannot be read or written (sandboxed frames) counts as absent.
  */
-export function readDebugMode(search: string, jar: { cookie: string }, protocol: string): boolean {
+export function readDebugMode(search: string, jar: { cookie: string }): boolean {
   let stored: string | undefined;
   try {
     stored = readCookie(jar.cookie, DEBUG_COOKIE);
@@ -36,14 +37,9 @@ export function readDebugMode(search: string, jar: { cookie: string }, protocol:
   }
   const result = debugSwitch(search, stored);
   try {
-    // Host-only (no apex domain), Secure on https.
+    // Host-only (no domain attribute).
     if (result.store || (result.store === null && stored !== undefined))
-      jar.cookie = cookieString(
-        DEBUG_COOKIE,
-        result.store || "",
-        { maxAgeSeconds: result.store ? DEBUG_COOKIE_SECONDS : 0 },
-        { hostname: "", protocol, apexDomain: "" },
-      );
+      jar.cookie = DEBUG_COOKIE + "=" + (result.store ? "1; max-age=" + DEBUG_COOKIE_SECONDS : "; max-age=0") + "; path=/";
   } catch (e) {
     // Not kept: debug mode still applies to this page.
   }

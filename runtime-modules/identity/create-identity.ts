@@ -69,7 +69,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
 
   // The login record is read only when a sign-in cookie or the record's own cookie says there is one: a visitor who
   // never signed in has none (it would read as an empty record), and a first visit touches no storage (issue #21).
-  // Storage is then taken as available when cookies are (Chromium blocks both together).
+  // Storage is then taken as available (Chromium blocks it only with cookies, and then no record is kept anyway).
   const recordCookie = settings.cookies.loginRecord;
   const kept = data.found || cookies.get(recordCookie) !== undefined;
   let storage: Storage | undefined;
@@ -81,7 +81,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
     } catch {
       record = null;
     }
-  const available = kept ? !!storage : !(win.navigator && win.navigator.cookieEnabled === false);
+  const available = !kept || !!storage;
   const today = now();
   const loggedIn = data.found;
   const justLoggedIn = nextLoginRecord(record, loggedIn, today).justLoggedIn;

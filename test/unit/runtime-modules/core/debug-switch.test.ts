@@ -44,24 +44,24 @@ function cookieDoc(initial: string) {
 }
 
 describe("readDebugMode", () => {
-  it("?sitetags-debug=1 keeps it on in a host-only cookie (a year, Secure on https); the next page reads the cookie, not localStorage", () => {
+  it("?sitetags-debug=1 keeps it on in a host-only cookie (a year); the next page reads the cookie, not localStorage", () => {
     const doc = cookieDoc("a=1");
-    expect(readDebugMode("?sitetags-debug=1", doc, "https:")).toBe(true);
-    expect(doc.writes).toEqual([`${DEBUG_COOKIE}=1; path=/; max-age=${DEBUG_COOKIE_SECONDS}; SameSite=Lax; Secure`]);
-    expect(readDebugMode("", doc, "https:")).toBe(true);
+    expect(readDebugMode("?sitetags-debug=1", doc)).toBe(true);
+    expect(doc.writes).toEqual([`${DEBUG_COOKIE}=1; max-age=${DEBUG_COOKIE_SECONDS}; path=/`]);
+    expect(readDebugMode("", doc)).toBe(true);
     expect(doc.writes).toHaveLength(1);
   });
   it("?sitetags-debug=0 turns it off and deletes the cookie; with no cookie nothing is written", () => {
     const doc = cookieDoc(`${DEBUG_COOKIE}=1`);
-    expect(readDebugMode("?sitetags-debug=0", doc, "http:")).toBe(false);
-    expect(doc.writes).toEqual([`${DEBUG_COOKIE}=; path=/; max-age=0; SameSite=Lax`]);
-    expect(readDebugMode("", doc, "http:")).toBe(false);
-    expect(readDebugMode("?sitetags-debug=0", doc, "http:")).toBe(false);
+    expect(readDebugMode("?sitetags-debug=0", doc)).toBe(false);
+    expect(doc.writes).toEqual([`${DEBUG_COOKIE}=; max-age=0; path=/`]);
+    expect(readDebugMode("", doc)).toBe(false);
+    expect(readDebugMode("?sitetags-debug=0", doc)).toBe(false);
     expect(doc.writes).toHaveLength(1);
   });
   it("a first visit without the parameter reads one cookie snapshot and writes nothing", () => {
     const doc = cookieDoc("");
-    expect(readDebugMode("?q=1", doc, "https:")).toBe(false);
+    expect(readDebugMode("?q=1", doc)).toBe(false);
     expect(doc.writes).toEqual([]);
   });
   it("a cookie that cannot be read or written counts as absent; the parameter still works for the page", () => {
@@ -73,7 +73,7 @@ describe("readDebugMode", () => {
         throw new Error("SecurityError");
       },
     };
-    expect(readDebugMode("?sitetags-debug=1", blocked, "https:")).toBe(true);
-    expect(readDebugMode("", blocked, "https:")).toBe(false);
+    expect(readDebugMode("?sitetags-debug=1", blocked)).toBe(true);
+    expect(readDebugMode("", blocked)).toBe(false);
   });
 });
