@@ -115,12 +115,12 @@
     (setup.cookies || []).forEach(function (text) {
       document.cookie = text;
     });
+    // The documented debug switch's stored form (docs/runtime.md, "Debug mode").
+    document.cookie = setup.debug ? "sitetags-debug=1; path=/" : "sitetags-debug=; path=/; max-age=0";
     try {
       Object.keys(setup.localStorage || {}).forEach(function (key) {
         localStorage.setItem(key, setup.localStorage[key]);
       });
-      if (setup.debug) localStorage.setItem("sitetags:debug", "1");
-      else localStorage.removeItem("sitetags:debug");
     } catch (e) {
       // As above.
     }

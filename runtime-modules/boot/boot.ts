@@ -48,8 +48,10 @@ export function boot(config: BundleConfig, factories: Factories, options: BootOp
 
 function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, { validatePush, rules }: BootOptions): void {
   const monitor = createMonitor(win);
-  const log = createLogger(monitor, readDebugMode(win));
-  let release: (() => void) | undefined;
+  // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar), the debug switch's first.
+  const jar = createCookieJar(win.document);
+  const release = jar.hold();
+  const log = createLogger(monitor, readDebugMode(win.location.search, jar));
   try {
     const doc = win.document;
     const loc = win.location;
@@ -103,13 +105,10 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     if (!own) Object.defineProperty(win, "sitetags", { value: Object.freeze(api), configurable: true });
     monitor.emit("boot", { version: VERSION, site: config.site.code, env, bundleEnv: config.env });
 
-    // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar).
-    const jar = createCookieJar(doc);
-    release = jar.hold();
     const cookies = createCookies(jar, { hostname: page.host, protocol: loc.protocol, apexDomain: config.apexDomain });
     const loadScript = createLoadScript(doc, findNonce(doc));
     let identity: Identity | undefined;
-    const consent = createConsent({ config, win, log, monitor, loadScript, userIds: () => (identity ? identity.userIds() : []) });
+    const consent = createConsent({ config, win, log, monitor, loadScript, jar, userIds: () => (identity ? identity.userIds() : []) });
     consent.start();
     // The page as it is now: read again only when the address changed (a record asks for it several times).
     let seen: PageInfo | undefined;
@@ -247,7 +246,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
   } catch (e) {
     log.error(BOOT_FAILED, errorText(e));
   } finally {
-    if (release) release();
+    release();
   }
 }
 

@@ -11,6 +11,7 @@ import {
   CONSENT_BANNER_TIMEOUT,
 } from "../core/messages";
 import { errorText } from "../core/log";
+import { readCookie } from "../core/cookies";
 import { bannerPlan, bannerPlanEvent } from "./banner-plan";
 import { consentReducer, initialConsentState } from "./state";
 import { categoryAllowed } from "./state";
@@ -24,6 +25,11 @@ export const CONSENT_EVENT = "consent.onetrust";
 /** `?cb-refresh` forces a fresh evaluation of stored tag statuses. */
 export const REFRESH_PARAM = "cb-refresh";
 const STATUS_PREFIX = "sitetags:tag:";
+/**
+ * Session cookie (host-only, like sessionStorage) that says a tag status is kept this session: without it
+ * decide() does not touch sessionStorage, so a first visit's startup touches no storage (issue #21).
+ */
+export const STATUS_COOKIE = "sitetags_tag_status";
 
 type ConsentWindow = Window & { OnetrustActiveGroups?: string; OptanonWrapper?: (...args: unknown[]) => unknown };
 
@@ -35,6 +41,8 @@ export interface ConsentDeps {
   loadScript: LoadScript;
   /** User ids of the signed-in visitor, for the user-name-in-URL check. */
   userIds?: () => readonly string[];
+  /** document.cookie, or boot's jar of it (one snapshot per held section). */
+  jar?: { cookie: string };
 }
 
 export interface Consent extends ConsentGate {
@@ -53,6 +61,7 @@ export interface Consent extends ConsentGate {
  */
 export function createConsent(deps: ConsentDeps): Consent {
   const { config, win, log, monitor } = deps;
+  const jar = deps.jar || win.document;
   let state = initialConsentState(config.consent.groups);
   const changeListeners: Array<() => void> = [];
   const privacyListeners: Array<(changes: PrivacyConsentChange[]) => void> = [];
@@ -130,10 +139,11 @@ export function createConsent(deps: ConsentDeps): Consent {
   }
 
   function decide(tagCode: string, category?: ConsentCategory): TagDecisionReport {
-    const store = storage();
     const force = new URLSearchParams(win.location.search).has(REFRESH_PARAM);
+    let store: Storage | undefined;
     let stored: TagStatus | undefined;
     try {
+      if (force || readCookie(jar.cookie, STATUS_COOKIE)) store = storage();
       stored = readTagStatus(JSON.parse(store?.getItem(STATUS_PREFIX + tagCode) || "null"));
     } catch {
       stored = undefined;
@@ -159,9 +169,11 @@ export function createConsent(deps: ConsentDeps): Consent {
     });
     // A page-level refusal (query parameter, synthetics, configuration, legal) is kept for the session.
     try {
-      if (decision.status.status === "disabled" && decision.reason !== "stored-status")
-        store?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
-      else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
+      if (decision.status.status === "disabled" && decision.reason !== "stored-status") {
+        (store || storage())?.setItem(STATUS_PREFIX + tagCode, JSON.stringify(decision.status));
+        // A session cookie on this host only, like sessionStorage.
+        if (!store) jar.cookie = STATUS_COOKIE + "=1; path=/";
+      } else if (force || decision.allowed) store?.removeItem(STATUS_PREFIX + tagCode);
     } catch {
       /* storage blocked: decide again next page */
     }

@@ -98,8 +98,11 @@ export interface CookieJar {
  * answers unchanged reads from its own copy). A first page view read it 12
  * times. Boot and the
  * startup's page view hold the jar: their reads share one snapshot. A write
- * through the jar drops the snapshot, and so does the end of the outermost
- * hold, so a cookie the page writes later is always seen. Only our own
+ * through the jar puts its name=value first in the snapshot, so reading
+ * after our own write costs no second round trip (a removal or an expiry
+ * drops the snapshot instead; a same-name cookie of a longer path, which the
+ * browser would list first, reads as ours until the hold ends); the end of the outermost hold drops it, so a cookie the page writes
+ * later is always seen. Only our own
  * synchronous code runs while the jar is held.
  */
 export function createCookieJar(doc: { cookie: string }): CookieJar {
@@ -110,8 +113,10 @@ export function createCookieJar(doc: { cookie: string }): CookieJar {
       return snapshot !== undefined ? snapshot : holders ? (snapshot = doc.cookie) : doc.cookie;
     },
     set cookie(text: string) {
-      snapshot = undefined;
       doc.cookie = text;
+      // Our own write read back from the snapshot: its name=value first, since the first cookie of a name wins
+      // (readCookies); a removal or an expires attribute drops the snapshot (the next read asks the browser).
+      snapshot = snapshot === undefined || /max-age=(0|-)|expires=/i.test(text) ? undefined : text.split(";")[0] + "; " + snapshot;
     },
     hold() {
       holders++;

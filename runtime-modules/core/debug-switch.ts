@@ -1,35 +1,45 @@
+import { readCookie } from "./cookies";
+
 /** Query parameter that switches debug mode on (1) or off (0) in this browser. */
 export const DEBUG_PARAM = "sitetags-debug";
-/** localStorage key that keeps debug mode on ("1"). */
-export const DEBUG_KEY = "sitetags:debug";
+/** Cookie that keeps debug mode on ("1") on this host: a cookie, not localStorage, so that no page touches storage for it (issue #21). */
+export const DEBUG_COOKIE = "sitetags-debug";
+/** How long the debug cookie keeps debug mode on: a year. */
+export const DEBUG_COOKIE_SECONDS = 31536000;
 
 /**
  * The per-browser debug switch. `?sitetags-debug=1` turns debug mode on and
  * keeps it on (store "1"); `?sitetags-debug=0` turns it off and forgets it
  * (store null); otherwise it is on when the stored value is "1" (store
- * undefined: leave storage alone).
+ * undefined: leave the cookie alone).
  */
-export function debugSwitch(search: string, stored: string | null): { on: boolean; store?: string | null } {
+export function debugSwitch(search: string, stored: string | null | undefined): { on: boolean; store?: string | null } {
   const param = new URLSearchParams(search).get(DEBUG_PARAM);
   if (param === "1") return { on: true, store: "1" };
   if (param === "0") return { on: false, store: null };
   return { on: stored === "1" };
 }
 
-/** Reads and applies the switch; storage that throws (privacy modes, sandboxes) counts as empty. */
-export function readDebugMode(win: { location: { search: string }; localStorage: Storage }): boolean {
-  let stored: string | null = null;
-  let storage: Storage | undefined;
+/**
+ * Reads and applies the switch: the URL first, then the debug cookie (on
+ * `jar`, boot's snapshot of document.cookie); localStorage is never touched,
+ * since a first visit's first storage access blocks the main thread for
+ * milliseconds. A host-only cookie for a year (SameSite Lax, the browsers'
+ * default; not Secure, so that it works on http://localhost too). A cookie
+ * that cannot be read or written (sandboxed frames) counts as absent.
+ */
+export function readDebugMode(search: string, jar: { cookie: string }): boolean {
+  let stored: string | undefined;
   try {
-    storage = win.localStorage;
-    stored = storage.getItem(DEBUG_KEY);
+    stored = readCookie(jar.cookie, DEBUG_COOKIE);
   } catch (e) {
-    storage = undefined;
+    stored = undefined;
   }
-  const result = debugSwitch(win.location.search, stored);
+  const result = debugSwitch(search, stored);
   try {
-    if (storage && result.store === "1") storage.setItem(DEBUG_KEY, "1");
-    else if (storage && result.store === null) storage.removeItem(DEBUG_KEY);
+    // Host-only (no domain attribute).
+    if (result.store || (result.store === null && stored !== undefined))
+      jar.cookie = DEBUG_COOKIE + "=" + (result.store ? "1; max-age=" + DEBUG_COOKIE_SECONDS : "; max-age=0") + "; path=/";
   } catch (e) {
     // Not kept: debug mode still applies to this page.
   }

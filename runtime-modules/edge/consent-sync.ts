@@ -10,7 +10,7 @@ export interface ConsentSync {
   submit(job: Job): void;
   /** The page unloads: waiting events go on in, are dropped on out, are reported on pending. */
   leave(): void;
-  /** Drops stale consent hashes, listens to consent changes and sends the current one. */
+  /** Listens to consent changes and sends the current one. */
   start(): void;
 }
 
@@ -87,8 +87,10 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
     const value = { general: consent };
     const key = hashPrefix + "Adobe.1.0";
     const hash = fnv1a32Hex(JSON.stringify({ value }));
-    const store = ctx.storage();
-    if (store && store.getItem(key) === hash) return release();
+    // A hash only stands while both cookies exist: without them (a first visit) storage is not touched (issue #21).
+    const c = ctx.readJar();
+    const stands = c[identity] && c[consentCookie];
+    if (stands && ctx.storage()?.getItem(key) === hash) return release();
     busy = true;
     dispatch({
       action: "privacy/set-consent",
@@ -96,7 +98,7 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       created: Date.now(),
       done(status) {
         try {
-          if (status && store) store.setItem(key, hash);
+          if (status) ctx.storage()?.setItem(key, hash);
         } catch (e) {
           // Storage full or blocked: the consent is sent again next time.
         }
@@ -120,16 +122,10 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       else if (waiting.length) log.info(CONSENT_PENDING, { events: waiting.length });
     },
     start() {
-      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy).
-      const c = ctx.readJar();
-      const store = ctx.storage();
-      if (store && !(c[identity] && c[consentCookie])) {
-        try {
-          for (const k of Object.keys(store)) if (!k.indexOf(hashPrefix)) store.removeItem(k);
-        } catch (e) {
-          // Storage blocked.
-        }
-      }
+      // A consent hash only stands while both the identity and the consent cookie exist (as in alloy), and is read only
+      // then (changed). alloy drops stale hashes here when they do not; that would touch storage on a first visit
+      // (issue #21), and is not needed: the cookies come into being only from an answer to a set-consent that
+      // this page sent (without them a hash is never trusted), and that answer writes the fresh hash over the stale one.
       ctx.consent.onChange(changed);
       changed();
     },

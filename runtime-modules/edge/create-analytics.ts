@@ -91,7 +91,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
 
   function track(ours: Obj, user: Obj | undefined, variables: Record<string, string> | undefined, contextData?: Obj): Promise<unknown> {
     return new Promise((resolve) => {
-      const xdm = mergeInto(mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, ctx.storage()), pageXdm), ours), user);
+      const xdm = mergeInto(mergeInto(mergeInto(contextXdm(win, deps.page(), new Date(), VERSION, ctx.storage), pageXdm), ours), user);
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};

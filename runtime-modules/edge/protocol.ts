@@ -96,7 +96,7 @@ export interface TemporalNow {
  */
 export function ianaTimezone(
   date: Date,
-  storage: Storage | undefined,
+  storage: Storage | undefined | (() => Storage | undefined),
   temporal: TemporalNow | undefined = (globalThis as { Temporal?: TemporalNow }).Temporal,
 ): string {
   try {
@@ -107,6 +107,8 @@ export function ianaTimezone(
   }
   const key = date.toTimeString().slice(9) + "|";
   let cached: string | null = null;
+  // Storage is asked for only now (a function): where Temporal answers, a first visit touches none (issue #21).
+  if (typeof storage === "function") storage = storage();
   try {
     cached = storage ? storage.getItem(TIMEZONE_KEY) : null;
   } catch (e) {
@@ -123,7 +125,13 @@ export function ianaTimezone(
 }
 
 /** The XDM every event starts from (alloy's Context component: web, device, environment, placeContext, timestamp, implementationDetails). */
-export function contextXdm(win: Window, page: Pick<PageInfo, "href" | "referrer">, date: Date, version: string, storage?: Storage): Obj {
+export function contextXdm(
+  win: Window,
+  page: Pick<PageInfo, "href" | "referrer">,
+  date: Date,
+  version: string,
+  storage?: Storage | (() => Storage | undefined),
+): Obj {
   const screen = win.screen;
   // The viewport without scrollbars, as alloy reports it (documentElement.clientWidth), but from
   // visualViewport where there is one: it answers from the last layout, whereas clientWidth makes the

@@ -72,30 +72,36 @@ export function createIdentity(deps: IdentityDeps): Identity {
   const data = signInData(session, token);
   if (!data.found) log.info(SIGN_IN_DATA_NOT_FOUND);
 
+  // The login record is read only when a sign-in cookie or the record's own cookie says there is one: a visitor who
+  // never signed in has none (it would read as an empty record), and a first visit touches no storage (issue #21).
+  // Storage is then taken as available (Chromium blocks it only with cookies, and then no record is kept anyway).
+  const recordCookie = settings.cookies.loginRecord;
+  const kept = data.found || cookies.get(recordCookie) !== undefined;
   let storage: Storage | undefined;
-  try {
-    storage = win.localStorage;
-  } catch {
-    storage = undefined;
-  }
   let record: LoginRecord | null = null;
-  try {
-    record = parseLoginRecord(storage?.getItem(settings.loginRecordKey));
-  } catch {
-    record = null;
-  }
+  if (kept)
+    try {
+      storage = win.localStorage;
+      record = parseLoginRecord(storage.getItem(settings.loginRecordKey));
+    } catch {
+      record = null;
+    }
+  const available = !kept || !!storage;
   const today = now();
   const loggedIn = data.found;
   const justLoggedIn = nextLoginRecord(record, loggedIn, today).justLoggedIn;
   values.provide("loggedIn", () => loggedIn);
   values.provide("loginState", () => loginState(loggedIn, record, today));
-  values.provide("visitorType", () => visitorType(!!storage, record, today));
+  values.provide("visitorType", () => visitorType(available, record, today));
   provideProfile(values, () => profile);
 
   function save(next: LoginRecord): void {
     record = next;
+    // Without a record to overwrite, the next one is empty (never signed in): nothing to keep.
+    if (!kept) return;
     try {
       storage?.setItem(settings.loginRecordKey, JSON.stringify(next));
+      if (justLoggedIn || cookies.get(recordCookie) === undefined) cookies.set(recordCookie, "1", { maxAgeSeconds: settings.cookies.loginRecordDays * 86400 });
     } catch {
       /* no storage: visitor type Unknown */
     }
@@ -122,9 +128,15 @@ export function createIdentity(deps: IdentityDeps): Identity {
 
   // "A login is counted unless the previous page name was a security check. A registration counts when a
   // register or migrate flow reaches success or the thank-you path; then login is true."
-  let previousPageName: string | undefined;
+  // The previous page name matters only to a login on this page: read then, not at startup (no storage on a first visit).
+  const previousPageName = () => {
+    try {
+      return (justLoggedIn && win.sessionStorage.getItem(PREVIOUS_PAGE_KEY)) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
   try {
-    previousPageName = win.sessionStorage.getItem(PREVIOUS_PAGE_KEY) ?? undefined;
     win.addEventListener("pagehide", () => {
       try {
         const name = values.get("pageName");
@@ -134,7 +146,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
       }
     });
   } catch {
-    previousPageName = undefined;
+    /* no window events: no previous page name next time */
   }
   // "none" is nothing to send (undefined). A registration is counted once: the page (path, flow, step) that counted it is
   // kept for the session, so a reload counts nothing.
@@ -147,7 +159,7 @@ export function createIdentity(deps: IdentityDeps): Identity {
     let type: string | undefined = cbWebEvent({
       appId: config.site.appId,
       justLoggedIn,
-      previousPageName,
+      previousPageName: previousPageName(),
       flow,
       step,
       path: win.location.pathname,

@@ -27,7 +27,16 @@ const now = new Date();
 /** Graduates at the end of the school year after this one: grade level 3. */
 const gradYear = now.getMonth() >= 7 ? now.getFullYear() + 2 : now.getFullYear() + 1;
 const DAY = 86_400_000;
-const loginRecord = (record: object) => `localStorage.setItem("sitetags:login", ${JSON.stringify(JSON.stringify(record))})`;
+/** A login record as the bundle keeps it: in localStorage, with the cookie that says it is there (identity.cookies.loginRecord). */
+const loginRecord = (record: object) =>
+  `localStorage.setItem("sitetags:login", ${JSON.stringify(JSON.stringify(record))}); document.cookie = "sitetags_login=1; path=/"`;
+/** Counts every localStorage and sessionStorage access of the page (the window's getters). */
+const COUNT_STORAGE = `window.__storage = [];
+["localStorage", "sessionStorage"].forEach(function (n) {
+  var o = window, d;
+  while (o && !(d = Object.getOwnPropertyDescriptor(o, n))) o = Object.getPrototypeOf(o);
+  Object.defineProperty(window, n, { configurable: true, get: function () { window.__storage.push(n); return d.get.call(window); } });
+});`;
 
 const STUDENT = [
   ...signInCookies(
@@ -74,8 +83,11 @@ async function open(url: string, cookies: string[] | undefined, initScripts: str
 
 describe("identity in every record (shipped prod/bigfuture)", () => {
   it('a signed-in student, first login today: "Identity map namespaces: FPID, crm_id, AACUSTOMID, CBPEOPLEID (last is primary and authenticated)", the identity map as XDM, the identity facts as variables, a login counted', async () => {
-    await open("https://bigfuture.kiwi.example/", STUDENT);
+    const tab = await open("https://bigfuture.kiwi.example/", STUDENT);
     const view = await pageView();
+    // The first login keeps the login record, and the cookie that says it is kept (read on later pages even when signed out).
+    expect(await tab.page.evaluate(() => document.cookie)).toContain("sitetags_login=1");
+    expect(JSON.parse((await tab.page.evaluate(() => localStorage.getItem("sitetags:login"))) ?? "{}")).toMatchObject({ loggedIn: true });
     // The startup sequence of the shipped catalogue: the temporary credential from the production credential service.
     const [creds] = h.web.find({ host: "creds.kiwi.example", method: "GET" });
     const url = new URL(creds.url);
@@ -148,12 +160,17 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
     });
   });
 
-  it("an anonymous visitor: \"Not-logged-in users are labelled 'Not Logged In'\" and nothing of an identity is sent", async () => {
-    await open("https://bigfuture.kiwi.example/", undefined);
+  it("an anonymous visitor: \"Not-logged-in users are labelled 'Not Logged In'\" and nothing of an identity is sent; a first visit touches no storage but the consent hash written after the set-consent answer (issue #21)", async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", undefined, [COUNT_STORAGE]);
     const view = await pageView();
     expect(h.web.find({ kind: "credentials" })).toEqual([]);
     expect(view.xdm.identityMap).toBeUndefined();
     expect(identityVariables(view)).toEqual({ eVar200: "Not Logged In", eVar201: "Never Logged In" });
+    // No login record without a sign-in cookie or the record's cookie; no tag status, no consent hash, no debug switch in storage.
+    // The one access: the consent hash, written after the set-consent answer (docs/edge.md), as alloy keeps it.
+    expect(await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).toEqual(["localStorage"]);
+    expect(await tab.page.evaluate(() => Object.keys(localStorage))).toEqual([expect.stringContaining(".consentHashes.")]);
+    expect(await tab.page.evaluate(() => document.cookie)).not.toContain("sitetags_login");
   });
 
   it('a same-day logout: "Logged Out (same-day logout)"; the stored user data is reset', async () => {

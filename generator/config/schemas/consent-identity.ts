@@ -79,6 +79,11 @@ export const IdentityCookiesSchema = z
     ),
     signInSession: cookieName("kiwi_session", "Sign-in session cookie (Catapult session), read locally. Placeholder to confirm."),
     signInToken: cookieName("kiwi_token", "Sign-in token cookie (JWT), payload decoded locally. Placeholder to confirm."),
+    loginRecord: cookieName(
+      "sitetags_login",
+      "Says this browser keeps a login record (identity.loginRecordKey, written when a visitor first signs in). Without it or a sign-in cookie, startup does not touch localStorage: a first visit's first storage access blocks the main thread (issue #21). It only mirrors the record, so no consent category.",
+    ),
+    loginRecordDays: days(1, 400, 400, "Login-record cookie lifetime, renewed at each login"),
   })
   .describe("Cookie names and lifetimes (parent domain, Secure, SameSite=Lax).");
 

@@ -136,7 +136,7 @@ export interface PageSetup {
   consentGroups: string | null;
   /** navigator.globalPrivacyControl = true. */
   gpc: boolean;
-  /** The documented debug switch (localStorage "sitetags:debug"). */
+  /** The documented debug switch (the cookie sitetags-debug=1). */
   debug: boolean;
   /** The bundle's data-layer global. */
   dataLayerName: string;

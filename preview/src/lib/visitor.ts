@@ -153,6 +153,8 @@ export function pageSetup(state: PreviewState, config: PreviewConfig, options: S
       ? { firstLogin: options.now - 7 * day, loggedIn: true }
       : { firstLogin: options.now - 7 * day, lastLogout: options.now - 2 * day };
     storage[config.identity.loginRecordKey ?? "sitetags:login"] = JSON.stringify(record);
+    // The cookie that says the record is kept (identity.cookies.loginRecord): without it the bundle does not read it.
+    cookies.push(cookie(String(names.loginRecord ?? "sitetags_login"), "1", apex, 400));
   }
   if (consentGroups) {
     // What the banner itself stores once a choice is recorded.

@@ -13,7 +13,7 @@
  * - `window.OnetrustActiveGroups` when `consentGroups` is given (what the
  *   consent banner sets; see CONSENT),
  * - debug mode when `debug` is true (the documented per-browser switch's
- *   stored form, localStorage "sitetags:debug" = "1"),
+ *   stored form, the cookie sitetags-debug=1),
  * - a runtime monitor (`window.__sitetagsMonitors`, docs/runtime.md) that
  *   keeps every event in `window.__sitetagsEvents`,
  * - a `securitypolicyviolation` listener keeping `window.__cspViolations`.
@@ -237,6 +237,6 @@ const BASE_INIT = [
 function optionsInit(options: OpenPageOptions): string {
   const lines: string[] = [];
   if (options.consentGroups !== undefined) lines.push(`window.OnetrustActiveGroups = ${JSON.stringify(options.consentGroups)};`);
-  if (options.debug) lines.push("try { localStorage.setItem('sitetags:debug', '1'); } catch (e) {}");
+  if (options.debug) lines.push("try { document.cookie = 'sitetags-debug=1; path=/'; } catch (e) {}");
   return lines.join("\n");
 }

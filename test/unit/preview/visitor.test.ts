@@ -48,11 +48,14 @@ describe("pageSetup", () => {
       "kndctr_5E1A_AdobeOrg_identity",
       "AMCV_5E1A%40AdobeOrg",
       "kiwi_lifetime",
+      "sitetags_login",
       "OptanonAlertBoxClosed",
       "OptanonConsent",
     ]);
     expect(JSON.parse(decodeURIComponent(cookies.kiwi_session))).toMatchObject({ profileType: "ECL", namespace: "st" });
     expect(JSON.parse(setup.localStorage["sitetags:login"])).toEqual({ firstLogin: options.now - 7 * 86400000, loggedIn: true });
+    // The login record's cookie: without it the bundle would not read the record.
+    expect(cookies.sitetags_login).toBe("1");
 
     const view = identityView(cookies, config);
     expect(view).toMatchObject({ signedIn: true, accountType: "ECL", ecid: RETURNING_ECID });

@@ -11,7 +11,7 @@ describe("consent-identity schema fragments", () => {
   it("identity defaults are the spec's numbers", () => {
     const identity = IdentitySchema.parse({});
     expect(identity.credentials).toEqual({ path: "temp-user-aws-creds", awsDomains: [], attempts: 3, intervalMs: 100, responseField: "cbJwtToken" });
-    expect(identity.cookies).toMatchObject({ lifetimeDays: 60, legacyIdDays: 390, destinationDays: 10 });
+    expect(identity.cookies).toMatchObject({ lifetimeDays: 60, legacyIdDays: 390, destinationDays: 10, loginRecord: "sitetags_login", loginRecordDays: 400 });
     expect(identity.thankYouPath).toBe("/iamweb/secure/thankYou");
   });
   it("rejects bad values, with the shared diagnostic code for regular expressions", () => {

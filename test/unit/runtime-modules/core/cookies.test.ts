@@ -136,23 +136,70 @@ describe("createCookieJar: document.cookie read once per held section", () => {
     expect(doc.reads).toBe(2);
   });
 
-  it("held, reads share one snapshot; a write through the jar drops it; the end of the outermost hold drops it", () => {
+  it("held, reads share one snapshot; a write through the jar updates it without reading again (batched cookie writes, issue #21); the end of the outermost hold drops it", () => {
     const doc = countingDoc("a=1");
     const jar = createCookieJar(doc);
     const cookies = createCookies(jar, site);
     const release = jar.hold();
     expect([cookies.get("a"), cookies.get("a"), jar.cookie]).toEqual(["1", "1", "a=1"]);
     expect(doc.reads).toBe(1);
-    cookies.set("b", "2");
-    expect(doc.writes).toEqual(["b=2; path=/; domain=kiwi.example; SameSite=Lax; Secure"]);
-    expect(cookies.get("b")).toBe("2");
-    expect(doc.reads).toBe(2);
+    cookies.set("b", "2 3");
+    expect(doc.writes).toEqual(["b=2%203; path=/; domain=kiwi.example; SameSite=Lax; Secure"]);
+    expect(cookies.get("b")).toBe("2 3");
+    expect(jar.cookie).toBe("b=2%203; a=1");
+    expect(doc.reads).toBe(1);
     const inner = jar.hold();
     inner();
     doc.text = "a=changed";
     expect(cookies.get("a")).toBe("1");
     release();
     expect(cookies.get("a")).toBe("changed");
-    expect(doc.reads).toBe(3);
+    expect(doc.reads).toBe(2);
+  });
+
+  it("a removal or an expires attribute drops the snapshot: the next read asks the browser", () => {
+    const doc = countingDoc("a=1");
+    const jar = createCookieJar(doc);
+    const release = jar.hold();
+    expect(jar.cookie).toBe("a=1");
+    jar.cookie = "c=1; path=/; expires=Thu, 01 Jan 2099 00:00:00 GMT";
+    expect(jar.cookie).toBe("a=1; c=1");
+    expect(doc.reads).toBe(2);
+    release();
+  });
+
+  it("property: held, whatever we write through the jar, cookies.get reads what the browser would (unique names)", () => {
+    const name = fc.stringMatching(/^[a-z_]{1,6}$/);
+    fc.assert(
+      fc.property(
+        fc.dictionary(name, fc.string({ maxLength: 5 })),
+        fc.array(fc.tuple(name, fc.string({ maxLength: 5 }), fc.boolean()), { maxLength: 4 }),
+        (start, writes) => {
+          const browser: Record<string, string> = { ...start };
+          const doc = {
+            get cookie() {
+              return Object.keys(browser)
+                .map((k) => `${k}=${encodeURIComponent(browser[k])}`)
+                .join("; ");
+            },
+            set cookie(text: string) {
+              const [pair] = text.split(";");
+              const k = pair.slice(0, pair.indexOf("="));
+              if (/max-age=0/.test(text)) delete browser[k];
+              else browser[k] = decodeURIComponent(pair.slice(pair.indexOf("=") + 1));
+            },
+          };
+          const jar = createCookieJar(doc);
+          const cookies = createCookies(jar, site);
+          const release = jar.hold();
+          for (const [k, value, remove] of writes) {
+            if (remove) cookies.remove(k);
+            else cookies.set(k, value);
+            for (const key of Object.keys({ ...start, [k]: "" })) expect(cookies.get(key)).toBe(browser[key]);
+          }
+          release();
+        },
+      ),
+    );
   });
 });
