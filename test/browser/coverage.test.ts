@@ -373,6 +373,40 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: { eventType: "kiwi.scoreMatch", name: "score match:auto", variables: { events: "event84", eVar146: "auto" } },
     invalid: [{ why: "a blank matchType", fields: { matchType: "  " } }],
   },
+  // Task "tags" (#20 guided help, #18's records): apclassroom's guided-help rules; each flag pushed true adds its event (step impression: event172).
+  "guided-help": {
+    site: "apclassroom",
+    by: "apclassroom rules guided-help, guided-help-step-impression (and the other flags' rules)",
+    record: {
+      eventType: "kiwi.guidedHelp",
+      name: "guided help:f-123",
+      variables: {
+        events: "event172,event170",
+        eVar170: "f-123",
+        eVar171: "Onboarding",
+        eVar172: "2",
+        eVar173: "",
+        eVar174: "",
+        eVar175: "",
+        eVar176: "",
+        eVar177: "85",
+      },
+    },
+    invalid: [
+      { why: "no flowId", fields: { flowId: undefined } },
+      { why: "a blank flowId", fields: { flowId: "  " } },
+    ],
+  },
+  "guided-help-survey": {
+    site: "apclassroom",
+    by: "apclassroom rule guided-help-survey",
+    record: {
+      eventType: "kiwi.guidedHelpSurvey",
+      name: "guided help survey:s-77",
+      variables: { events: "event178", eVar170: "s-77", eVar171: "Was this helpful?", eVar178: "4", eVar179: "clear" },
+    },
+    invalid: [{ why: "no flowId", fields: { flowId: undefined } }],
+  },
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
@@ -388,8 +422,6 @@ const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
   "comms-opt-in": 'the "only the fields that changed to yes" capability',
   "k12-app-user": "appUser as context variables (role: organisation type plus access type, access type winning)",
   "k12-app-page": "appPage as context variables (domain educator edu, student stu)",
-  "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
-  "guided-help-survey": "rules on the guided-help sites",
   "privacy-change": "the push wired to the consent service (the banner's changes are recorded by the runtime)",
   "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
   "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
@@ -473,4 +505,32 @@ describe("each documented example push gives exactly its record on a production 
         if (bad.log) expect((await tab.logEntries()).map((e) => e.message)).toContain(bad.log);
       });
   }
+});
+
+// Task "tags" (#20 guided help): every flag at once on one page, and the flow error's application error.
+it('guided-help on prod/apclassroom: "flags for impression, step impression, interaction, time spent, complete, dismiss, error" each add their event; "Guided-help flow error: code with type \'AppCues\'" is an application error record too', async () => {
+  const r = RECORDED["guided-help"]!;
+  const flags = { impression: true, stepImpression: true, interaction: true, timeSpent: true, complete: true, dismiss: true, error: true };
+  const action = { flowActionStep: "next", flowActionElement: "button.cta", flowActionSubmit: "yes", flowActionUrl: "https://apclassroom.kiwi.example/help" };
+  await pushOnPage(r, pushOf("guided-help", { ...flags, ...action, stepImpression: "true" }));
+  const all = await beaconCount(3);
+  await settle(300);
+  expect(beacons().length).toBe(3);
+  expect(recordOf(all[1])).toEqual({
+    ...r.record,
+    variables: {
+      ...ANONYMOUS_IDENTITY,
+      ...r.record.variables,
+      events: "event171,event172,event173,event174,event175,event176,event177,event170",
+      eVar173: "next",
+      eVar174: "button.cta",
+      eVar175: "yes",
+      eVar176: "https://apclassroom.kiwi.example/help",
+    },
+  });
+  expect(recordOf(all[2])).toEqual({
+    eventType: "kiwi.applicationError",
+    name: "error:f-123",
+    variables: { ...ANONYMOUS_IDENTITY, events: "event50", eVar97: "Onboarding", eVar98: "AppCues" },
+  });
 });
