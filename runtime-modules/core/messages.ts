@@ -84,6 +84,10 @@ export const TAG_SAMPLED_OUT = "tag sampled out";
 export const TAG_HOST_NOT_MATCHED = "host does not match the tag's host pattern";
 export const WIDGET_NOT_LOADED = "widget not loaded";
 export const CONSENT_HOOK_FAILED = "could not listen for consent changes";
+/** The chat-flow popup (docs/tags.md): "Errors are logged and the popup skipped"; "Shows once per cookie"; "ignored within 1 second of the last". */
+export const CHAT_FLOW_OPTIONS_INVALID = "popup options not valid; popup skipped";
+export const CHAT_FLOW_ALREADY_SHOWN = "popup already shown (its cookie is set)";
+export const CHAT_FLOW_RATE_LIMITED = "popup ignored: too soon after the last";
 /** The page's onBeforeEventSend hook threw: the event is not sent (alloy rejects it with the error). */
 export const BEFORE_SEND_HOOK_FAILED = "the onBeforeEventSend callback threw; the event was not sent";
 

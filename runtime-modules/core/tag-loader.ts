@@ -25,6 +25,8 @@ export interface TagFamilyHook {
   skip?(tag: ResolvedTag): string | undefined;
   /** Runs once the gate allows the tag, at its lifecycle point, just before it loads; false: it does not load. */
   prepare?(tag: ResolvedTag): boolean;
+  /** Runs once the tag's script, image or frame has loaded. */
+  loaded?(tag: ResolvedTag): void;
 }
 
 /**
@@ -88,7 +90,7 @@ export function injectTag(services: Pick<TagServices, "win" | "loadScript">, tag
  * lists, GPC, user names in the URL), at its lifecycle point. Consent
  * withdrawn between the grant and that point: it waits for consent again.
  * A tag of a family goes through its family's hook: `skip` before the gate,
- * `prepare` just before it loads (false stops it). Failures are logged,
+ * `prepare` just before it loads (false stops it), `loaded` once it has. Failures are logged,
  * never thrown.
  */
 export function loadTag(services: TagServices, tag: ResolvedTag): void {
@@ -123,6 +125,7 @@ export function loadTag(services: TagServices, tag: ResolvedTag): void {
       () => {
         log.info(TAG_LOADED, { tag: tag.code, src: tag.src });
         monitor.emit("tag", { tag: tag.code, state: "loaded" });
+        if (hook && hook.loaded) hook.loaded(tag);
       },
       (e) => {
         log.error(SCRIPT_EMBEDDING_FAILED, { tag: tag.code, src: tag.src, error: errorText(e) });

@@ -124,7 +124,8 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
     setVariables(variables, xdm) {
       for (const k of Object.keys(variables)) {
         if (variables[k] === "") delete pageVariables[k];
-        else if (k === "events" || k === "products") onceVariables[k] = variables[k];
+        // Several rules' events (or products) for the same beacon add up: each flag of a push its own success event.
+        else if (k === "events" || k === "products") onceVariables[k] = onceVariables[k] ? onceVariables[k] + "," + variables[k] : variables[k];
         else pageVariables[k] = variables[k];
       }
       // An empty value (undefined, null, "", an object left empty) removes its field.

@@ -572,13 +572,46 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
       { why: '"App page domain educator maps to edu, student to stu": any other domain', fields: { appPage: { domain: "parent", page: "summary" } } },
       { why: "no page", fields: { appPage: { domain: "educator" } } },
     ],
+    ],
+  },
+  // Task "tags" (#20 guided help, #18's records): apclassroom's guided-help rules; each flag pushed true adds its event (step impression: event172).
+  "guided-help": {
+    site: "apclassroom",
+    by: "apclassroom rules guided-help, guided-help-step-impression (and the other flags' rules)",
+    record: {
+      eventType: "kiwi.guidedHelp",
+      name: "guided help:f-123",
+      variables: {
+        events: "event172,event170",
+        eVar230: "f-123",
+        eVar231: "Onboarding",
+        eVar232: "2",
+        eVar233: "",
+        eVar234: "",
+        eVar235: "",
+        eVar236: "",
+        eVar237: "85",
+      },
+    },
+    invalid: [
+      { why: "no flowId", fields: { flowId: undefined } },
+      { why: "a blank flowId", fields: { flowId: "  " } },
+    ],
+  },
+  "guided-help-survey": {
+    site: "apclassroom",
+    by: "apclassroom rule guided-help-survey",
+    record: {
+      eventType: "kiwi.guidedHelpSurvey",
+      name: "guided help survey:s-77",
+      variables: { events: "event178", eVar230: "s-77", eVar231: "Was this helpful?", eVar238: "4", eVar239: "clear" },
+    },
+    invalid: [{ why: "no flowId", fields: { flowId: undefined } }],
   },
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "guided-help": "rules on the guided-help sites (flags, step time in tenths)",
-  "guided-help-survey": "rules on the guided-help sites",
   "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
   "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
   "web-vitals": "an exact coverage case: the batch, sent when the page is hidden, also carries the page's own measured metrics (recorded by the runtime)",
@@ -699,5 +732,33 @@ describe("records across pushes (recA, issue 18)", () => {
     expect((await lastRecord(3)).eVar195).toBe("false");
     await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), pushOf("hed-search", { sixMonthsAgo: true }));
     expect((await lastRecord(4)).eVar195).toBe("true");
+  });
+});
+
+// Task "tags" (#20 guided help): every flag at once on one page, and the flow error's application error.
+it('guided-help on prod/apclassroom: "flags for impression, step impression, interaction, time spent, complete, dismiss, error" each add their event; "Guided-help flow error: code with type \'AppCues\'" is an application error record too', async () => {
+  const r = RECORDED["guided-help"]!;
+  const flags = { impression: true, stepImpression: true, interaction: true, timeSpent: true, complete: true, dismiss: true, error: true };
+  const action = { flowActionStep: "next", flowActionElement: "button.cta", flowActionSubmit: "yes", flowActionUrl: "https://apclassroom.kiwi.example/help" };
+  await pushOnPage(r, pushOf("guided-help", { ...flags, ...action, stepImpression: "true" }));
+  const all = await beaconCount(3);
+  await settle(300);
+  expect(beacons().length).toBe(3);
+  expect(recordOf(all[1])).toEqual({
+    ...r.record,
+    variables: {
+      ...ANONYMOUS_IDENTITY,
+      ...r.record.variables,
+      events: "event171,event172,event173,event174,event175,event176,event177,event170",
+      eVar233: "next",
+      eVar234: "button.cta",
+      eVar235: "yes",
+      eVar236: "https://apclassroom.kiwi.example/help",
+    },
+  });
+  expect(recordOf(all[2])).toEqual({
+    eventType: "kiwi.applicationError",
+    name: "error:f-123",
+    variables: { ...ANONYMOUS_IDENTITY, events: "event50", eVar97: "Onboarding", eVar98: "AppCues" },
   });
 });

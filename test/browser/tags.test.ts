@@ -56,11 +56,23 @@ new MutationObserver(function (records) {
   });
 }).observe(document, { childList: true, subtree: true });`;
 
-let b: Record<"lab" | "monitoring" | "marketing" | "internal", Bundle>;
+/** The catalogue's chat-flow popup with a route pattern and a click trigger (newsroom's QA bundle has the defaults: every path, exit intent). */
+const CHAT_LAB = `code: chatlab
+name: Chat-flow lab
+appId: "778"
+hosts:
+  qa: [chatlab-qa.kiwi.example]
+tags:
+  chat-flow: { enabled: true, chatFlow: { flowId: lab-flow, routePattern: "^/scores", trigger: click, selector: "#help" } }
+`;
+
+let b: Record<"lab" | "monitoring" | "marketing" | "internal" | "chatLab", Bundle>;
 beforeAll(async () => {
   b = await buildBundles(
-    { lab: ["taglab", "qa"], monitoring: ["newsroom", "qa"], marketing: ["landing", "qa"], internal: ["k12admin", "qa"] },
-    { sitesDir: tempCatalogue({ "taglab.yaml": LAB, "newsroom.yaml": true, "landing.yaml": true, "k12admin.yaml": true }) },
+    { lab: ["taglab", "qa"], monitoring: ["newsroom", "qa"], marketing: ["landing", "qa"], internal: ["k12admin", "qa"], chatLab: ["chatlab", "qa"] },
+    {
+      sitesDir: tempCatalogue({ "taglab.yaml": LAB, "chatlab.yaml": CHAT_LAB, "newsroom.yaml": true, "landing.yaml": true, "k12admin.yaml": true }),
+    },
   );
 }, 240_000);
 
@@ -290,5 +302,83 @@ describe("the families in the shipped catalogue", () => {
     await settle(400);
     expect(h.web.find({ host: "px.socialvendor.example" })).toEqual([]);
     expect(await tab.page.evaluate(() => typeof (window as any).kiwiSocialPixel)).toBe("undefined");
+  });
+});
+
+describe("the chat-flow popup (task tags: issue 20, spec sections 5 and 9)", () => {
+  const FLOW_HOST = "flow.chatflowvendor.example";
+  /** The chat vendor's mock: ready(callback) a little later, showFlow(id); it reports each call to its own host. */
+  const mockVendor = () =>
+    h.web.script(`https://${FLOW_HOST}/kiwi/popup.js`, {
+      body: `(function () {
+  var report = function (q) { new Image().src = "https://${FLOW_HOST}/record?" + q; };
+  window.kiwiChatFlow = {
+    ready: function (cb) { report("ready=1"); setTimeout(cb, 20); },
+    showFlow: function (id) { report("flow=" + encodeURIComponent(id)); }
+  };
+})();`,
+    });
+  const flows = () => h.web.find({ host: FLOW_HOST, path: "/record" }).filter((r) => r.query.flow);
+
+  it('newsroom (shipped QA bundle): "Exit intent: mouse within 5 px of the top moving upward" with real mouse moves; "Shows once per cookie" widget_shown', async () => {
+    mockVendor();
+    const tab = await open(b.monitoring, { groups: groupsFor(["functional"]) });
+    await tab.waitForMonitor({ type: "tag", tag: "chat-flow", state: "loaded" });
+    const mouse = tab.page.mouse;
+    await mouse.move(300, 1); // downward from (0, 0): near the top, not moving up
+    await mouse.move(300, 400, { steps: 4 });
+    await mouse.move(300, 8, { steps: 4 }); // upward, but never within 5 px
+    await settle(400);
+    expect(flows()).toEqual([]);
+    await mouse.move(300, 2, { steps: 2 }); // 5, then 2: within 5 px, moving up
+    await tab.waitForMonitor({ type: "chatFlow", tag: "chat-flow", flowId: "kiwi-help-placeholder" });
+    await expect.poll(() => flows().map((r) => r.query.flow), { timeout: 8000 }).toEqual(["kiwi-help-placeholder"]);
+    expect(await tab.page.evaluate(() => document.cookie)).toContain("widget_shown=1");
+    // Another exit, 1.5 s later (past the rate limit): the cookie says it has shown.
+    await settle(1500);
+    await mouse.move(300, 400, { steps: 4 });
+    await mouse.move(300, 0, { steps: 8 });
+    await settle(400);
+    expect(flows()).toHaveLength(1);
+    expect((await tab.logEntries()).map((e) => e.message)).toContain("popup already shown (its cookie is set)");
+    expect(await tab.cspViolations()).toEqual([]);
+  });
+
+  it("newsroom: without functional consent the chat vendor never loads and no exit shows anything", async () => {
+    mockVendor();
+    const tab = await open(b.monitoring, { groups: groupsFor(["performance"]) });
+    await settled(tab, b.monitoring, expected(b.monitoring, ["performance"]));
+    await tab.page.mouse.move(300, 300);
+    await tab.page.mouse.move(300, 0, { steps: 6 });
+    await settle(400);
+    expect(h.web.find({ host: FLOW_HOST })).toEqual([]);
+  });
+
+  it('a route pattern: "skipped if path does not match"; on a matching path a real click on the trigger element (inserted late) shows the flow', async () => {
+    mockVendor();
+    const other = await h.browser.openPage(h.web.page("https://chatlab-qa.kiwi.example/register", { bundle: b.chatLab }), {
+      consentGroups: groupsFor(["functional"]),
+    });
+    await other.waitForMonitor({ type: "tag", tag: "chat-flow", state: "skipped", reason: "current path does not match the route pattern" });
+    expect(h.web.find({ host: FLOW_HOST })).toEqual([]);
+
+    const tab = await h.browser.openPage(h.web.page("https://chatlab-qa.kiwi.example/scores/details", { bundle: b.chatLab }), {
+      consentGroups: groupsFor(["functional"]),
+    });
+    await tab.waitForMonitor({ type: "tag", tag: "chat-flow", state: "loaded" });
+    await settle(300);
+    await tab.page.evaluate(() => {
+      const button = document.createElement("button");
+      button.id = "help";
+      button.textContent = "Help";
+      document.body.appendChild(button);
+    });
+    await settle(300); // the element is polled every 100 ms
+    await tab.page.click("#help");
+    await tab.waitForMonitor({ type: "chatFlow", tag: "chat-flow", flowId: "lab-flow" });
+    expect(flows().map((r) => r.query.flow)).toEqual(["lab-flow"]);
+    expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chatFlow.chatFlowShown())).toEqual(["lab-flow"]);
+    expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chatFlow.chatFlowPopup({ flowId: "", cookieDays: -1 }))).toBe(false);
+    expect((await tab.logEntries()).map((e) => e.message)).toContain("popup options not valid; popup skipped");
   });
 });

@@ -13,13 +13,13 @@
  */
 import { z } from "zod";
 import { ENV_NAMES } from "../constants.js";
-import { ConsentCategorySchema, EnvNameSchema, Hostname, HttpsUrl, RegexString } from "../primitives.js";
+import { ConsentCategorySchema, EnvNameSchema, Hostname, HttpsUrl, RegexString, SelectorString } from "../primitives.js";
 
 /** Section 4: "Tags load after the consent banner closes, at page top, DOM ready and window loaded". */
 export const TAG_LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
 
 /** The families whose vendor behaviour needs code: each is a runtime module of that name. */
-export const TAG_FAMILIES = ["rum", "beacon", "adTracker"] as const;
+export const TAG_FAMILIES = ["rum", "beacon", "adTracker", "chatFlow"] as const;
 export type TagFamily = (typeof TAG_FAMILIES)[number];
 
 export const TagCodeSchema = z
@@ -81,6 +81,51 @@ export const AdTrackerSettingsSchema = z
   })
   .describe("Forwards data-layer events to an advertising tracker.");
 
+const Ms = (max: number) => z.number().int().min(0, { message: "must not be negative" }).max(max);
+
+/**
+ * The chat-flow popup (spec sections 5 and 9): "flow id required; route
+ * pattern a regex or false; cookie lifetime and delay not negative. ...
+ * Shows once per cookie, skipped if path does not match, ignored within 1
+ * second of the last. Exit intent: mouse within 5 px of the top moving
+ * upward." The defaults are section 9's: "cookie widget_shown, lifetime 1
+ * day, delay 0, exit threshold 5 px, ready timeout 30000 ms, rate limit 1000
+ * ms, path /"; "Retry defaults 10 attempts, 100 ms; element wait 5000 ms,
+ * 100 ms poll".
+ */
+export const ChatFlowSettingsSchema = z
+  .strictObject({
+    flowId: z.string().min(1, { message: "is required: the flow the popup shows" }).describe("The chat flow the popup shows (required)."),
+    api: Identifier.default("kiwiChatFlow").describe("The vendor's window object: its ready(callback) function and its show command."),
+    showCommand: Identifier.default("showFlow").describe("The vendor object's function called with the flow id."),
+    trigger: z
+      .enum(["exitIntent", "click", "load"])
+      .default("exitIntent")
+      .describe(
+        "exitIntent: the mouse within exitThreshold px of the top, moving upward; click: a click on `selector`; load: once the tag's script has loaded. The popup follows `delay` ms later.",
+      ),
+    selector: SelectorString.optional().describe("The trigger element, for trigger click."),
+    routePattern: z
+      .union([RegexString, z.literal(false)])
+      .default(false)
+      .describe("The paths the popup shows on (a regex), or false for every path."),
+    cookie: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, { message: "must be a cookie name" })
+      .default("widget_shown")
+      .describe("Set once the popup has shown (path /); while it is set the popup does not show again."),
+    cookieDays: z.number().min(0, { message: "must not be negative" }).max(365).default(1).describe("The cookie's lifetime in days."),
+    delay: Ms(600000).default(0).describe("Milliseconds between the trigger and the popup."),
+    exitThreshold: z.number().int().min(0).max(100).default(5).describe("Exit intent: px from the top of the window."),
+    rateLimit: Ms(60000).default(1000).describe("A trigger within this many ms of the last is ignored."),
+    readyTimeout: Ms(120000).default(30000).describe("How long the vendor's ready callback is awaited."),
+    retries: z.number().int().min(1).max(100).default(10).describe("Attempts to find the vendor object after its script loaded."),
+    retryInterval: Ms(10000).default(100).describe("Milliseconds between those attempts."),
+    elementWait: Ms(60000).default(5000).describe("How long the trigger element is awaited (polled every retryInterval)."),
+  })
+  .refine((s) => s.trigger !== "click" || !!s.selector, { message: "trigger click needs a selector", path: ["selector"] })
+  .describe("The chat-flow popup.");
+
 export const TagSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
@@ -108,6 +153,7 @@ export const TagSchema = z
     rum: RumSettingsSchema.optional(),
     beacon: BeaconSettingsSchema.optional(),
     adTracker: AdTrackerSettingsSchema.optional(),
+    chatFlow: ChatFlowSettingsSchema.optional(),
   })
   .describe("One third-party tag.");
 
@@ -131,6 +177,7 @@ export const ResolvedTagSchema = z.strictObject({
   rum: RumSettingsSchema.optional(),
   beacon: BeaconSettingsSchema.optional(),
   adTracker: AdTrackerSettingsSchema.optional(),
+  chatFlow: ChatFlowSettingsSchema.optional(),
 });
 export type ResolvedTag = z.output<typeof ResolvedTagSchema>;
 
@@ -152,4 +199,5 @@ export const TagModulesShape = {
   rum: TagFamilyModuleSchema.optional(),
   beacon: TagFamilyModuleSchema.optional(),
   adTracker: TagFamilyModuleSchema.optional(),
+  chatFlow: TagFamilyModuleSchema.optional(),
 };

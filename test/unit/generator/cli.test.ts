@@ -217,8 +217,9 @@ describe("the sitetags CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nrum +performance +pageTop +script +rum +sites\/newsroom\.yaml:\d+:\d+/);
     expect(r.stdout).toMatch(/\nreferral +functional +domReady +script +- +sites\/newsroom\.yaml:\d+:\d+/);
+    expect(r.stdout).toMatch(/\nchat-flow +functional +domReady +script +chatFlow +sites\/newsroom\.yaml:\d+:\d+/);
     const qa = JSON.parse(cli(["inspect", "newsroom", "--env", "qa", "--json"]).stdout);
-    expect(qa.tags.map((t: { code: string }) => t.code)).toEqual(["beacon", "messaging", "referral", "rum", "session-replay"]);
+    expect(qa.tags.map((t: { code: string }) => t.code)).toEqual(["beacon", "chat-flow", "messaging", "referral", "rum", "session-replay"]);
     expect(qa.tags[0]).toMatchObject({
       category: "performance",
       lifecycle: "pageTop",
@@ -228,7 +229,9 @@ describe("the sitetags CLI", () => {
     });
     const prod = JSON.parse(cli(["inspect", "newsroom", "--env", "prod", "--json"]).stdout);
     expect(prod.tags).toEqual([]);
-    expect(prod.modules.filter((m: { name: string; included: boolean }) => ["tags", "rum", "beacon", "adTracker"].includes(m.name) && m.included)).toEqual([]);
+    expect(
+      prod.modules.filter((m: { name: string; included: boolean }) => ["tags", "rum", "beacon", "adTracker", "chatFlow"].includes(m.name) && m.included),
+    ).toEqual([]);
   });
 
   it("schema: writes the JSON Schema every site file names in its first line", () => {

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { build } from "../../../generator/bundle/build.js";
 import { registry } from "../../../runtime-modules/registry";
 
-const TAG_MODULES = ["tags", "rum", "beacon", "adTracker"] as const;
+const TAG_MODULES = ["tags", "rum", "beacon", "adTracker", "chatFlow"] as const;
 
 const settings = (tags: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   SettingsSchema.parse({
@@ -87,8 +87,8 @@ describe("the shipped catalogue", () => {
     expect(catalogue.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const withTags = catalogue.bundles.filter((b) => b.modules.includes("tags")).map((b) => `${b.site}/${b.env}`);
     expect(withTags.sort()).toEqual(["k12admin/qa", "landing/qa", "newsroom/qa"]);
-    const families = new Set(catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker"].includes(m))));
-    expect([...families].sort()).toEqual(["adTracker", "beacon", "rum"]);
+    const families = new Set(catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker", "chatFlow"].includes(m))));
+    expect([...families].sort()).toEqual(["adTracker", "beacon", "chatFlow", "rum"]);
     for (const b of catalogue.bundles) if (!b.modules.includes("tags")) expect(JSON.stringify(b.config)).not.toContain('"tags"');
   });
 });
@@ -108,7 +108,7 @@ describe("tree-shaking: a bundle that declares no tag of a family carries none o
       const code = (site: string, env: string) => readFileSync(join(outDir, result.bundles.find((b) => b.site === site && b.env === env)!.alias), "utf8");
       const markers = (text: string) => TAG_MODULES.filter((m) => registry[m].markers.every((marker) => text.includes(marker)));
       const none = (text: string) => TAG_MODULES.every((m) => registry[m].markers.every((marker) => !text.includes(marker)));
-      expect(markers(code("newsroom", "qa")).sort()).toEqual(["beacon", "rum", "tags"]);
+      expect(markers(code("newsroom", "qa")).sort()).toEqual(["beacon", "chatFlow", "rum", "tags"]);
       expect(markers(code("landing", "qa")).sort()).toEqual(["adTracker", "tags"]);
       for (const site of ["newsroom", "landing"]) {
         expect(none(code(site, "prod")), `${site}/prod`).toBe(true);

@@ -116,6 +116,17 @@ describe("URL, transport and body", () => {
     ]);
   });
 
+  it("events set by several setVariables before one beacon add up (each flag of a push its own success event), then go with the beacon's own", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    analytics.setVariables({ events: "event171" });
+    analytics.setVariables({ events: "event174" });
+    void analytics.event({ name: "guided help", eventType: "kiwi.guidedHelp", linkType: "other", variables: { events: "event170" } });
+    void analytics.event({ name: "next", eventType: "kiwi.guidedHelp", linkType: "other", variables: { events: "event170" } });
+    await settle();
+    expect(f.sent.map((r) => r.json.events[0].data.__adobe.analytics.events)).toEqual(["event171,event174,event170", "event170"]);
+  });
+
   it("one canonical record: our fields and the caller's xdm on top of the defaults; setVariables feed later events; empty data dropped", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();
