@@ -572,7 +572,6 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
       { why: '"App page domain educator maps to edu, student to stu": any other domain', fields: { appPage: { domain: "parent", page: "summary" } } },
       { why: "no page", fields: { appPage: { domain: "educator" } } },
     ],
-    ],
   },
   // Task "tags" (#20 guided help, #18's records): apclassroom's guided-help rules; each flag pushed true adds its event (step impression: event172).
   "guided-help": {
