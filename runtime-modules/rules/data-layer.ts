@@ -24,13 +24,10 @@ export interface DataLayer {
   push(item: Push): void;
 }
 
-/** Dotted paths split once (a data element reads the same few paths on every push). */
-const split: Record<string, string[]> = Object.create(null);
-
 /** Reads a dotted path ("search.term", "items.0.id") from an object. */
 export function readPath(root: unknown, path: string): unknown {
   let value = root;
-  for (const part of split[path] || (split[path] = path.split("."))) {
+  for (const part of path.split(".")) {
     if (value === null || value === undefined) return undefined;
     value = (value as Record<string, unknown>)[part];
   }

@@ -62,6 +62,9 @@ name: Chat-flow lab
 appId: "778"
 hosts:
   qa: [chatlab-qa.kiwi.example]
+# A lab with the tags and chat-flow modules and the qa data-layer checks: more than a site carries.
+budget:
+  gzipBytes: 40000
 tags:
   chat-flow: { enabled: true, chatFlow: { flowId: lab-flow, routePattern: "^/scores", trigger: click, selector: "#help" } }
 `;
