@@ -60,7 +60,8 @@ export function dataElement(condition: ConditionOf<"dataElement">, ctx: Conditio
  */
 export function dateAge(c: ConditionOf<"dateAge">, ctx: ConditionContext): boolean {
   const value = ctx.dataElement(c.name);
-  const then = new Date(typeof value === "string" || typeof value === "number" ? value : NaN);
+  // A date-only string is a calendar date where the visitor is: "2025-01-16T00:00" parses as local time, "2025-01-16" alone as UTC.
+  const then = new Date(typeof value === "string" ? (value.length === 10 ? value + "T00:00" : value) : typeof value === "number" ? value : NaN);
   const now = new Date();
   const months = (now.getFullYear() - then.getFullYear()) * 12 + now.getMonth() - then.getMonth() - (now.getDate() < then.getDate() ? 1 : 0);
   return months === months && !(months < (c.atLeastMonths ?? 0)) && !(c.lessThanMonths! <= months);

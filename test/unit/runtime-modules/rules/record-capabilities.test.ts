@@ -108,6 +108,17 @@ describe("dateAge (issue 18: the six-month flag)", () => {
     expect([evaluate(recent, ctx("2025-01-16")), evaluate(recent, ctx("2025-01-15"))]).toEqual([true, false]);
     expect([evaluate(band, ctx("2025-04-15")), evaluate(band, ctx("2025-04-16")), evaluate(band, ctx("2025-01-15"))]).toEqual([true, false, false]);
   });
+  it.each(["America/Los_Angeles", "Pacific/Kiritimati"])('"Six-month flag": a date-only value is a calendar date where the visitor is (%s)', (tz) => {
+    const before = process.env.TZ;
+    process.env.TZ = tz;
+    try {
+      vi.useFakeTimers({ now: new Date(2025, 6, 15, 12) });
+      expect([evaluate(sixMonths, ctx("2025-01-15")), evaluate(sixMonths, ctx("2025-01-16"))]).toEqual([true, false]);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  });
   it("atLeastMonths N and lessThanMonths N never both pass (the flag and its negation)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 1, max: 24 }), (daysAgo, n) => {
