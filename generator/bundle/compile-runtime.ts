@@ -34,6 +34,12 @@ export interface RuntimeCompileOptions {
   runtimeDir: string;
   /** Final output directory (created atomically). */
   outDir: string;
+  /**
+   * Whether the sources still hash to the key outDir is named by, asked after
+   * the compile: a source edited while the build ran would otherwise be
+   * cached under the hash of the sources before the edit.
+   */
+  stillCurrent?: () => boolean;
 }
 
 export async function compileRuntime(options: RuntimeCompileOptions): Promise<Diagnostic[]> {
@@ -91,6 +97,10 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
     if (diagnostics.some((d) => d.severity === "error")) return diagnostics;
     await rm(tmp, { recursive: true, force: true });
     await bundle.write({ dir: tmp, format: "es", preserveModules: true, preserveModulesRoot: options.runtimeDir, entryFileNames: "[name].js" });
+    if (options.stillCurrent && !options.stillCurrent()) {
+      await rm(tmp, { recursive: true, force: true });
+      return [DIAGNOSTICS.sourcesChanged(relative(process.cwd(), options.runtimeDir) || ".")];
+    }
     await mkdir(join(options.outDir, ".."), { recursive: true });
     // Another build sharing this cache may have finished first: same inputs, same output.
     await rename(tmp, options.outDir).catch(async (err: NodeJS.ErrnoException) => {

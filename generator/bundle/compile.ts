@@ -15,6 +15,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceResult } from "./compile-piece.js";
 import { compileRuntime } from "./compile-runtime.js";
+import { computeRuntimeHash } from "./hash.js";
 import { coreEntry } from "./entry.js";
 import { featureSetOf, type FeatureSet } from "./features.js";
 import { coreOf, hasDevChecks, isCore, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
@@ -90,7 +91,12 @@ export async function compilePieces(
       pieces: expressions,
     });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
-    const runtimeDiagnostics = await compileRuntime({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime });
+    const runtimeDiagnostics = await compileRuntime({
+      root,
+      runtimeDir: join(root, "runtime-modules"),
+      outDir: compiledRuntime,
+      stillCurrent: () => computeRuntimeHash(root) === runtimeHash,
+    });
     diagnostics.push(...runtimeDiagnostics);
     const onDone = (o: JobOutcome) => {
       ctx.onPiece(o.ok ? `compiled ${o.result.name}` : `failed ${o.name}`);

@@ -33,6 +33,10 @@ export const BUILD_DIAGNOSTICS = {
       .replace(/^.*?\(\d+:\d+\):\s*/, "")
       .replace(/^@rollup\/plugin-typescript\s*/, ""),
   ),
+  sourcesChanged: factory(
+    "BUILD_COMPILE_ERROR",
+    (dir: string) => `the sources under ${dir} changed while the build compiled them; nothing was cached: build again`,
+  ),
   forbiddenCode: factory(
     "BUILD_FORBIDDEN_CODE",
     (bundle: string, what: string) => `bundle ${bundle} contains ${what}, which the page's Content-Security-Policy forbids`,
