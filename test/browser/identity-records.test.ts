@@ -293,6 +293,18 @@ describe("the identity push (shipped prod/bigfuture)", () => {
     expect(identityVariables(second).eVar209).toBeUndefined();
   });
 
+  it('"Sent on the page where it happens, once": on a first login today, the identity push\'s rule (org rule identity-push) does not count the login again', async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", STUDENT);
+    const view = await pageView();
+    expect(variables(view)).toMatchObject({ eVar219: "login", events: "event600" });
+    await push(tab, { event: "identity", orgId: "ORG-88", orgName: "Kiwi Academy" });
+    await push(tab, MODAL);
+    const [modal] = await recordsOf("kiwi.modal");
+    expect(identityVariables(modal)).toMatchObject({ eVar200: "Logged In", eVar202: "1000234", eVar206: "ORG-88" });
+    expect(variables(modal).events).toBeUndefined();
+    expect(records().filter((e) => /(^|,)event600(,|$)/.test(variables(e).events ?? ""))).toHaveLength(1);
+  });
+
   it("an anonymous visitor's page cannot make it signed in: \"Not-logged-in users are labelled 'Not Logged In'\" on every later record", async () => {
     const tab = await open("https://bigfuture.kiwi.example/", undefined);
     await pageView();
