@@ -12,7 +12,7 @@ export function sampledIn(id: string, rate: number): boolean {
   return rate >= 100 || (rate > 0 && parseInt(fnv1a32Hex(id), 16) % 100 < rate);
 }
 
-/** The page's sampling decision (services.sampling, the provided value `sampled`). */
+/** The page's sampling decision (services.sampling, in bundles with a sampled tag). */
 export interface Sampling {
   /** The tag settings' sampling rate of this host, in percent (config.sampling). */
   rate: number;
