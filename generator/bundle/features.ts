@@ -24,6 +24,8 @@ export interface FeatureSet {
   edge: string[];
   /** Data-element options with code of their own (`lists`: unique, sort, reduce); absent when none is used. */
   elements?: string[];
+  /** The sampling service (runtime-modules/identity/sampling.ts, `createSampling`): only where an enabled tag is sampled; absent otherwise. */
+  sampling?: string[];
 }
 
 /** Where each kind's functions are exported, in the compiled runtime. */
@@ -33,6 +35,7 @@ export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
   events: "rules/events",
   edge: "edge/features",
   elements: "rules/data-elements",
+  sampling: "identity/sampling",
 };
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
@@ -61,7 +64,8 @@ export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | u
 /** The conditions, actions and event sources a bundle's rules use, and the Edge client's paths its config turns on. */
 /** The conditions, actions and event sources a bundle's rules use, the Edge client's paths its config turns on, and the data-element options with code its data elements use. */
 export function featureSetOf(
-  config: Pick<BundleConfig, "rules"> & Partial<Pick<BundleConfig, "dataElements">> & { analytics?: Partial<BundleConfig["analytics"]> },
+  config: Pick<BundleConfig, "rules"> &
+    Partial<Pick<BundleConfig, "dataElements">> & { analytics?: Partial<BundleConfig["analytics"]>; modules?: Partial<BundleConfig["modules"]> },
 ): FeatureSet {
   const conditions = new Set<string>();
   const actions = new Set<string>();
@@ -78,6 +82,8 @@ export function featureSetOf(
     edge: edgeFeaturesOf(config.analytics),
   };
   if (Object.values(config.dataElements ?? {}).some((d) => d.unique || d.sort || d.reduce)) set.elements = ["lists"];
+  // "The sampling rate of the tag settings per host" decides only for sampled tags: a bundle without one carries no sampling code.
+  if (config.modules?.tags?.tags.some((t) => t.sampled)) set.sampling = ["createSampling"];
   return set;
 }
 
@@ -85,14 +91,16 @@ export function featureSetOf(
 export function featureKeyOf(set: FeatureSet): string {
   // A set without data-element options keeps the key it would have had without them.
   const elements = set.elements?.length ? `\0${set.elements.join(",")}` : "";
-  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}${elements}`).slice(0, 10);
+  // Likewise without the sampling service.
+  const sampling = set.sampling?.length ? `\0sampling:${set.sampling.join(",")}` : "";
+  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}${elements}${sampling}`).slice(0, 10);
 }
 
 /** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
 export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
   const imports: string[] = [];
   const parts: string[] = [];
-  for (const kind of ["conditions", "actions", "events", "edge", "elements"] as const) {
+  for (const kind of ["conditions", "actions", "events", "edge", "elements", "sampling"] as const) {
     const names = set[kind];
     // No config-driven path on: boot gets no edge table (most bundles); no data-element option: no elements table.
     if (!names || (kind === "edge" && !names.length)) continue;

@@ -99,6 +99,8 @@ export function resolveTags(settings: Pick<Settings, "tags" | "consent">, env: E
       (resolved as Record<string, unknown>)[family] = tag[family];
       if (!families.includes(family)) families.push(family);
     }
+    // The monitoring family is sampled unless it says otherwise (docs/identity.md, "Sampling").
+    if (tag.sampled ?? family === "rum") resolved.sampled = true;
     if (tag.queue) resolved.queue = tag.queue;
     if (tag.excludeAppIds.length) resolved.excludeAppIds = tag.excludeAppIds;
     if (Object.keys(tag.attributes).length) resolved.attributes = tag.attributes;

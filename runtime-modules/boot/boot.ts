@@ -4,7 +4,6 @@ import type { ModuleFactory, ModuleServices, PageInfo } from "../core/types";
 import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
-import { createSampling } from "../identity/sampling";
 import { startTracking } from "../tracking/start-tracking";
 import { createCookieJar, createCookies } from "../core/cookies";
 import { readDebugMode } from "../core/debug-switch";
@@ -123,7 +122,8 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     });
     identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
     const startup = identity.ready;
-    const sampling = createSampling({ config, cookies, host: page.host, log, random: Math.random });
+    // Only in bundles with a sampled tag (rules.sampling, generator/bundle/features.ts): the others carry none of it.
+    const sampling = rules.sampling && rules.sampling.createSampling({ config, cookies, host: page.host, log, random: Math.random });
     const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
     // Before the rules' listener: a rule on the identity push already sees the merged identity.
     dataLayer.on(identity.push);

@@ -4,7 +4,7 @@ import type { Lifecycle } from "./lifecycle";
 import { onDomReady } from "./dom-ready";
 import { errorText } from "./log";
 import { firePixel } from "./fire-pixel";
-import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TAG_LOADED } from "./messages";
+import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TAG_LOADED, TAG_SAMPLED_OUT } from "./messages";
 
 /**
  * The generic loaders of the declared tags (`tags:`, docs/tags.md): a script
@@ -14,7 +14,7 @@ import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TA
  * Imported by the tag modules only (runtime-modules/modules/tags and the
  * families): a bundle without declared tags carries none of it.
  */
-export type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win" | "bundle" | "page">;
+export type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win" | "bundle" | "page" | "sampling">;
 
 type AnyWindow = Record<string, unknown>;
 type QueueStub = { (...args: unknown[]): void; q?: unknown[] };
@@ -90,8 +90,11 @@ export function injectTag(services: Pick<TagServices, "win" | "loadScript">, tag
  * lists, GPC, user names in the URL), at its lifecycle point. Consent
  * withdrawn between the grant and that point: it waits for consent again.
  * A tag of a family goes through its family's hook: `skip` before the gate,
- * `prepare` just before it loads (false stops it), `loaded` once it has. Failures are logged,
- * never thrown.
+ * `prepare` just before it loads (false stops it), `loaded` once it has. A
+ * sampled tag (`sampled`) runs only when the host's sampling rate takes this
+ * visitor (services.sampling, decided once consent allows the tag: its
+ * cookie is written only then); the decision, with the rate, goes with the
+ * tag's monitor event. Failures are logged, never thrown.
  */
 export function loadTag(services: TagServices, tag: ResolvedTag): void {
   const { log, monitor, consent, win } = services;
@@ -117,10 +120,20 @@ export function loadTag(services: TagServices, tag: ResolvedTag): void {
     if (done) return;
     if (!consent.allows(tag.category)) return gate();
     done = true;
+    let sampling: { rate: number; sampledIn: boolean } | undefined;
+    if (tag.sampled) {
+      const s = services.sampling!;
+      sampling = { rate: s.rate, sampledIn: s.sampledIn() };
+      if (!sampling.sampledIn) {
+        log.info(TAG_SAMPLED_OUT, { tag: tag.code, rate: s.rate });
+        monitor.emit("tag", { tag: tag.code, state: "skipped", reason: "sampled-out", sampling });
+        return;
+      }
+    }
     if (hook && hook.prepare && !hook.prepare(tag)) return;
     if (tag.settingsGlobal) (win as unknown as AnyWindow)[tag.settingsGlobal] = settingsFor(tag, services.page.host);
     if (tag.queue) installQueue(win, tag.queue);
-    monitor.emit("tag", { tag: tag.code, state: "loading", src: tag.src, lifecycle: tag.lifecycle });
+    monitor.emit("tag", { tag: tag.code, state: "loading", src: tag.src, lifecycle: tag.lifecycle, sampling });
     injectTag(services, tag).then(
       () => {
         log.info(TAG_LOADED, { tag: tag.code, src: tag.src });

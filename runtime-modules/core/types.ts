@@ -108,8 +108,11 @@ export interface ModuleServices<C> {
   };
   /** Analytics (the Edge client). */
   analytics: Analytics;
-  /** The host's sampling rate and this visitor's decision (runtime-modules/identity/sampling.ts): the sampled tags (monitoring) run only when sampledIn(). */
-  sampling: { rate: number; sampledIn(): boolean };
+  /**
+   * The host's sampling rate and this visitor's decision (runtime-modules/identity/sampling.ts): the sampled tags (`sampled`, the
+   * monitoring family by default) run only when sampledIn(). Only in bundles with a sampled tag (generator/bundle/features.ts).
+   */
+  sampling?: { rate: number; sampledIn(): boolean; decided?: boolean };
 }
 
 /** What a module returns: named commands other parts (rules, pages) may call. */

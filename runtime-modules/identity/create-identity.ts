@@ -182,10 +182,8 @@ export function createIdentity(deps: IdentityDeps): Identity {
   };
   values.provide("cbWebEvent", webEvent);
   // identity.webEventEvents: a login's event, and a completed registration's (or migration's, or match's) with its login's.
-  // Read once: the identity rule runs again on the identity push, and the count is the page's first record's only.
-  let read = 0;
+  // Read by the org rule `identity` on the page view only (the identity push's rule does not set it): counted once.
   values.provide("cbWebEventEvents", () => {
-    if (read++) return undefined;
     const type = webEvent();
     const counts: Record<string, string | undefined> = settings.webEventEvents || {};
     return (type && [counts.login, type !== "login" && counts[type]].filter(Boolean).join(",")) || undefined;

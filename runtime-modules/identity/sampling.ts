@@ -12,12 +12,14 @@ export function sampledIn(id: string, rate: number): boolean {
   return rate >= 100 || (rate > 0 && parseInt(fnv1a32Hex(id), 16) % 100 < rate);
 }
 
-/** The page's sampling decision (services.sampling, the provided value `sampled`). */
+/** The page's sampling decision (services.sampling, in bundles with a sampled tag). */
 export interface Sampling {
   /** The tag settings' sampling rate of this host, in percent (config.sampling). */
   rate: number;
   /** Whether this visitor is sampled in: decided once per page, stably per visitor (the id in the sampling cookie). */
   sampledIn(): boolean;
+  /** The decision once made (a read that writes no cookie), else undefined. */
+  decided?: boolean;
 }
 
 export interface SamplingDeps {
@@ -34,18 +36,19 @@ export interface SamplingDeps {
  * "Sampling: production 100, others 1; many sites 1 or 2; monitoring
  * default 1 with sampled-in/out cookie per host" (spec section 9). Read in
  * docs/identity.md: the rate decides, per visitor and host, whether the
- * sampled tags run (the monitoring tag); analytics is never sampled. The
- * visitor's sampling id is written (host cookie) the first time a decision
- * is asked, that is by a tag that already has its consent.
+ * sampled tags run (a tag declared `sampled`, the monitoring family by
+ * default); analytics is never sampled. The visitor's sampling id is written
+ * (host cookie) the first time a decision is asked, that is by a sampled tag
+ * that already has its consent (core/tag-loader.ts). Exported to the core's
+ * feature table only for bundles with a sampled tag.
  */
 export function createSampling({ config, cookies, host, log, random }: SamplingDeps): Sampling {
   const rate = config.sampling;
   const { sampling: name, lifetimeDays } = config.identity.cookies;
-  let decision: boolean | undefined;
-  return {
+  const sampling: Sampling = {
     rate,
     sampledIn() {
-      if (decision === undefined) {
+      if (sampling.decided === undefined) {
         let id = cookies.get(name);
         if (!id)
           cookies.set(name, (id = Math.floor(random() * 4503599627370496).toString(36)), {
@@ -53,10 +56,11 @@ export function createSampling({ config, cookies, host, log, random }: SamplingD
             domain: host,
             sameSite: "Lax",
           });
-        decision = sampledIn(id, rate);
-        log.info(SAMPLING_DECISION, { rate, sampledIn: decision });
+        sampling.decided = sampledIn(id, rate);
+        log.info(SAMPLING_DECISION, { rate, sampledIn: sampling.decided });
       }
-      return decision;
+      return sampling.decided;
     },
   };
+  return sampling;
 }

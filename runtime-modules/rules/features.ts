@@ -7,6 +7,7 @@ import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
 import { configOverrides, datastreamOverride, thirdPartyCookies } from "../edge/features";
 import type { EdgeFeatures } from "../edge/features";
+import { createSampling } from "../identity/sampling";
 
 /**
  * The rule features a bundle carries: the condition, action and event-source
@@ -24,6 +25,8 @@ export interface RuleFeatures {
   edge?: EdgeFeatures;
   /** Data-element options with code of their own: `lists` (unique, sort, reduce), only where a data element uses one. */
   elements?: { lists?: dataElements.Lists };
+  /** The sampling service (identity/sampling.ts): only where an enabled tag is sampled (generator/bundle/features.ts); boot creates services.sampling from it. */
+  sampling?: { createSampling: typeof createSampling };
 }
 
 /**
@@ -37,6 +40,7 @@ export function allRuleFeatures(): {
   events: Required<EventTable>;
   edge: Required<EdgeFeatures>;
   elements: { lists: dataElements.Lists };
+  sampling: { createSampling: typeof createSampling };
 } {
   return {
     conditions: {
@@ -75,5 +79,6 @@ export function allRuleFeatures(): {
     },
     edge: { thirdPartyCookies, datastreamOverride, configOverrides },
     elements: { lists: dataElements.lists },
+    sampling: { createSampling },
   };
 }

@@ -183,9 +183,29 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
   it('a returning visitor: "Return otherwise" (first login on an earlier day), already signed in: no login counted', async () => {
     await open("https://bigfuture.kiwi.example/", STUDENT, [loginRecord({ firstLogin: Date.now() - 5 * DAY, loggedIn: true })]);
     const view = await pageView();
-    expect(identityVariables(view)).toMatchObject({ eVar200: "Logged In", eVar201: "Return", eVar202: "1000234" });
-    expect(identityVariables(view).eVar219).toBeUndefined();
-    expect(identityVariables(view).events).toBeUndefined();
+    // The exact identity fields and variables: the first login's, but Return and no CB web event.
+    expect(view.xdm.identityMap).toEqual({
+      FPID: [{ id: "fp-0001", authenticatedState: "ambiguous", primary: false }],
+      crm_id: [{ id: "crm-5", authenticatedState: "ambiguous", primary: false }],
+      AACUSTOMID: [{ id: "aa-42", authenticatedState: "ambiguous", primary: false }],
+      CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }],
+    });
+    expect(identityVariables(view)).toEqual({
+      eVar200: "Logged In",
+      eVar201: "Return",
+      eVar202: "1000234",
+      eVar203: "h-9f8e",
+      eVar204: "st",
+      eVar205: "ECL",
+      eVar206: "ORG-77",
+      eVar207: String(gradYear),
+      eVar208: "3",
+      eVar209: "Student",
+      eVar211: "N",
+      eVar212: "Y",
+      eVar213: "N",
+      eVar217: "Catapult",
+    });
   });
 
   it('"Identity with non-empty-string id only": a session whose account id is a number or blank sends no CBPEOPLEID', async () => {
@@ -291,6 +311,18 @@ describe("the identity push (shipped prod/bigfuture)", () => {
       eVar214: "educator:ORG-88",
     });
     expect(identityVariables(second).eVar209).toBeUndefined();
+  });
+
+  it('"Sent on the page where it happens, once": on a first login today, the identity push\'s rule (org rule identity-push) does not count the login again', async () => {
+    const tab = await open("https://bigfuture.kiwi.example/", STUDENT);
+    const view = await pageView();
+    expect(variables(view)).toMatchObject({ eVar219: "login", events: "event600" });
+    await push(tab, { event: "identity", orgId: "ORG-88", orgName: "Kiwi Academy" });
+    await push(tab, MODAL);
+    const [modal] = await recordsOf("kiwi.modal");
+    expect(identityVariables(modal)).toMatchObject({ eVar200: "Logged In", eVar202: "1000234", eVar206: "ORG-88" });
+    expect(variables(modal).events).toBeUndefined();
+    expect(records().filter((e) => /(^|,)event600(,|$)/.test(variables(e).events ?? ""))).toHaveLength(1);
   });
 
   it("an anonymous visitor's page cannot make it signed in: \"Not-logged-in users are labelled 'Not Logged In'\" on every later record", async () => {

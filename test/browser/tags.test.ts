@@ -13,6 +13,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedTag } from "../../generator/config/bundle-config.js";
+import { sampledIn } from "../../runtime-modules/identity/sampling";
 import {
   buildBundles,
   CONSENT_CATEGORIES,
@@ -105,9 +106,17 @@ function expected(bundle: Bundle, granted: readonly Category[], options: { gpc?:
     .sort();
 }
 
-async function open(bundle: Bundle, options: { groups?: string; query?: string; initScripts?: string[] } = {}): Promise<TestPage> {
+/**
+ * A visitor sampled in at any rate of 1 or more (docs/identity.md, "Sampling"): the sampled monitoring tag (rum, qa rate 1) is then
+ * decided by consent alone, as this file's matrix expects. test/browser/sampling.test.ts covers the sampled-out visitor.
+ */
+const SAMPLED_IN = Array.from({ length: 1000 }, (_, i) => (1e9 + i * 7919).toString(36)).find((id) => sampledIn(id, 1))!;
+const SAMPLED_IN_COOKIE = `document.cookie = "kiwi_sampling=${SAMPLED_IN}; path=/; max-age=600";`;
+
+async function open(bundle: Bundle, options: { groups?: string; query?: string; initScripts?: string[]; newVisitor?: boolean } = {}): Promise<TestPage> {
   const url = h.web.page(`https://${bundle.site}-qa.kiwi.example/page`, { bundle }) + (options.query ?? "");
-  const tab = await h.browser.openPage(url, { consentGroups: options.groups, initScripts: [INSERTIONS, ...(options.initScripts ?? [])] });
+  const visitor = options.newVisitor ? [] : [SAMPLED_IN_COOKIE];
+  const tab = await h.browser.openPage(url, { consentGroups: options.groups, initScripts: [INSERTIONS, ...visitor, ...(options.initScripts ?? [])] });
   await tab.waitForMonitor({ type: "boot", site: bundle.site });
   return tab;
 }
@@ -255,7 +264,7 @@ describe("the loaders", () => {
 });
 
 describe("the families in the shipped catalogue", () => {
-  it('monitoring (newsroom): the RUM "sampled-in/out cookie per host", the beacon\'s embed settings (env from the subdomain, lowerYn y outside prod), messaging config per host', async () => {
+  it("monitoring (newsroom): the RUM \"sampled-in/out cookie per host\" (a visitor sampled in at the host's rate), the beacon's embed settings (env from the subdomain, lowerYn y outside prod), messaging config per host", async () => {
     const tab = await open(b.monitoring, { groups: groupsFor(["performance", "functional"]) });
     await settled(tab, b.monitoring, expected(b.monitoring, ["performance", "functional"]));
     const page = await tab.page.evaluate(() => ({
@@ -264,16 +273,17 @@ describe("the families in the shipped catalogue", () => {
       messaging: (window as any).kiwiMessagingConfig,
       sampled: (window as any).sitetags.commands.rum.rumSampledIn(),
     }));
-    expect(page.cookie).toContain("kiwi_rum_sample=in");
-    expect(page.sampled).toEqual({ rum: true });
+    expect(page.cookie).toContain(`kiwi_sampling=${SAMPLED_IN}`);
+    expect(page.sampled).toBe(true);
     expect(page.beacon).toEqual({ name: "kiwi", host: "newsroom-qa.kiwi.example", domain: "kiwi.example", env: "qa", lowerYn: "y" });
     expect(page.messaging).toEqual({ appId: "kiwi-messaging-placeholder", channel: "newsroom-qa" });
   });
 
-  it("monitoring: without performance consent no sampling cookie is written", async () => {
-    const tab = await open(b.monitoring, { groups: groupsFor(["functional"]) });
+  it("monitoring: without performance consent no sampling cookie is written (a new visitor)", async () => {
+    const tab = await open(b.monitoring, { groups: groupsFor(["functional"]), newVisitor: true });
     await settled(tab, b.monitoring, expected(b.monitoring, ["functional"]));
-    expect(await tab.page.evaluate(() => document.cookie)).not.toContain("kiwi_rum_sample");
+    expect(await tab.page.evaluate(() => document.cookie)).not.toContain("kiwi_sampling");
+    expect(await tab.page.evaluate(() => (window as any).sitetags.commands.rum.rumSampledIn())).toBeUndefined();
   });
 
   it('marketing (landing): "events pushed to a data layer and forwarded to advertising trackers (tracker, pixel id, event name, data)", recorded by the vendor\'s mock', async () => {

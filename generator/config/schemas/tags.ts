@@ -37,18 +37,13 @@ export const UrlByEnvSchema = z
   >)
   .describe("An https URL per environment; `default` for the others.");
 
-/** Real-user monitoring: "sampled-in/sampled-out cookie per host (monitoring default 1)". */
-export const RumSettingsSchema = z
-  .strictObject({
-    sampleRate: z.number().min(0).max(100).default(1).describe("Percent of visitors sampled in (section 9: monitoring default 1)."),
-    cookie: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]+$/, { message: "must be a cookie name" })
-      .default("kiwi_rum_sample")
-      .describe("The host-only cookie holding the decision, in or out (placeholder to confirm)."),
-    cookieDays: z.number().int().min(1).max(365).default(30).describe("Lifetime of the decision, in days (placeholder to confirm)."),
-  })
-  .describe("Real-user monitoring's sampling.");
+/**
+ * Real-user monitoring: "monitoring default 1 with sampled-in/out cookie per
+ * host" (spec section 9). A tag of this family is sampled by default: the
+ * host's sampling rate (`sampling`) decides, stably per visitor, whether it
+ * runs (docs/identity.md, "Sampling"); nothing else of its own.
+ */
+export const RumSettingsSchema = z.strictObject({}).describe("Real-user monitoring: declares the family (its tags are sampled).");
 
 /** The behavioural beacon: "hostNameRegex, embedScriptSrc by environment with default; embed settings name, host, domain, env, lowerYn". */
 export const BeaconSettingsSchema = z
@@ -150,6 +145,12 @@ export const TagSchema = z
     settingsGlobal: Identifier.optional().describe("The window global the settings are written to before the tag loads."),
     settings: z.record(z.string(), z.unknown()).default({}).describe("The tag's settings (written to settingsGlobal)."),
     hostSettings: z.record(Hostname, z.record(z.string(), z.unknown())).default({}).describe("Settings per host, over `settings` on that host."),
+    sampled: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the host's sampling rate decides, stably per visitor, if it runs (docs/identity.md, Sampling); default true for the rum family, false otherwise.",
+      ),
     rum: RumSettingsSchema.optional(),
     beacon: BeaconSettingsSchema.optional(),
     adTracker: AdTrackerSettingsSchema.optional(),
@@ -174,6 +175,7 @@ export const ResolvedTagSchema = z.strictObject({
   settingsGlobal: Identifier.optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
   hostSettings: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  sampled: z.literal(true).optional(),
   rum: RumSettingsSchema.optional(),
   beacon: BeaconSettingsSchema.optional(),
   adTracker: AdTrackerSettingsSchema.optional(),

@@ -41,6 +41,8 @@ export interface TagRow {
   rule?: string;
   /** The latest runtime event's fields beyond tag/state/reason. */
   detail: Obj;
+  /** A sampled tag's decision as the runtime reported it: the host's rate and whether this visitor is in (docs/identity.md, "Sampling"). */
+  sampling?: { rate: number; sampledIn: boolean };
   history: Array<{ at: number; state: string; reason?: string }>;
   requests: Array<{ url: string; status?: number; at: number }>;
 }
@@ -75,6 +77,8 @@ export function reasonText(reason: string | undefined, category?: string, detail
       return "Global Privacy Control signal (no marketing tags)";
     case "user-name-in-url":
       return `the user's name appears in the ${d ?? "URL"}`;
+    case "sampled-out":
+      return "this visitor is sampled out at the host's sampling rate";
     default:
       return reason;
   }
@@ -161,7 +165,10 @@ export function computeTags(entries: readonly Entry[], firings: readonly RuleFir
       row.reasonSource = "runtime";
     }
     if (typeof ev.src === "string") row.src = ev.src;
-    for (const [k, v] of Object.entries(ev)) if (!OWN_KEYS.has(k)) row.detail[k] = v;
+    for (const [k, v] of Object.entries(ev)) if (!OWN_KEYS.has(k) && v !== undefined) row.detail[k] = v;
+    const sampling = ev.sampling as TagRow["sampling"] | undefined;
+    if (sampling && typeof sampling.rate === "number" && typeof sampling.sampledIn === "boolean")
+      row.sampling = { rate: sampling.rate, sampledIn: sampling.sampledIn };
     row.history.push({ at: e.at, state, reason });
   }
   for (const row of rows) {

@@ -1,33 +1,24 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
 import { tagFamilies } from "../../core/tag-loader";
-import { TAG_SAMPLED_OUT } from "../../core/messages";
-import { rumSampling } from "./sampling";
 
-/** The command telling whether this visitor is sampled in, per tag; also the module's marker (module.ts). */
+/** The command telling whether this visitor is sampled in; also the module's marker (module.ts). */
 const COMMAND = "rumSampledIn";
 
 /**
  * Real-user monitoring (family `rum` of the declared tags, docs/tags.md):
- * once the gate allows a rum tag (performance consent, page top), the
- * host's sampled-in/out cookie decides (written when absent, so only with
- * consent); a visitor sampled out loads nothing. Command:
- * `rumSampledIn()`: tag code → true/false, for the tags decided so far.
+ * its tags are sampled by default ("monitoring default 1 with sampled-in/out
+ * cookie per host", spec section 9), so the host's sampling rate decides,
+ * stably per visitor, whether they load (services.sampling, through the
+ * generic loader: docs/identity.md, "Sampling"). Command: `rumSampledIn()`:
+ * the visitor's decision once a sampled tag asked for it (true/false), else
+ * undefined (no decision without consent).
  */
 export function createRum(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
-  const { cookies, page, log, win } = services;
-  const decided: Record<string, boolean> = {};
-  tagFamilies(win).rum = {
-    prepare(tag) {
-      const rum = tag.rum!;
-      const d = rumSampling(cookies.get(rum.cookie), rum.sampleRate, Math.random);
-      if (d.write) cookies.set(rum.cookie, d.write, { domain: page.host, maxAgeSeconds: rum.cookieDays * 86400 });
-      decided[tag.code] = d.sampledIn;
-      if (!d.sampledIn) log.info(TAG_SAMPLED_OUT, { tag: tag.code, rate: rum.sampleRate });
-      return d.sampledIn;
-    },
-  };
+  const { sampling, win } = services;
+  // No vendor behaviour of its own: the family's hook is there so that its tags load (core/tag-loader.ts).
+  tagFamilies(win).rum = {};
   const commands: Record<string, () => unknown> = {};
-  commands[COMMAND] = () => ({ ...decided });
+  commands[COMMAND] = () => sampling && sampling.decided;
   return { commands };
 }

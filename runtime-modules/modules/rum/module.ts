@@ -6,7 +6,8 @@ export default {
   name: "rum",
   factory: { file: "create-rum", export: "createRum" },
   markers: ["rumSampledIn"],
-  description: "Real-user monitoring tags (tags: with rum:): performance consent, the sampled-in/out cookie per host.",
+  description:
+    "Real-user monitoring tags (tags: with rum:): performance consent; sampled at the host's rate (services.sampling, the sampled-in/out cookie per host).",
   commands: ["rumSampledIn"],
   provides: [],
   settings: TagFamilyModuleSchema,

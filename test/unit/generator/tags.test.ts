@@ -61,7 +61,7 @@ describe("resolveTags", () => {
     });
     const { tags, families } = resolveTags(s, "qa");
     expect(families).toEqual(["rum"]);
-    expect(tags.find((t) => t.code === "rr")).toMatchObject({ family: "rum", rum: { sampleRate: 1, cookie: "kiwi_rum_sample", cookieDays: 30 } });
+    expect(tags.find((t) => t.code === "rr")).toMatchObject({ family: "rum", rum: {}, sampled: true });
     expect(tags.find((t) => t.code === "mm")).toMatchObject({ settingsGlobal: "cfg", settings: { a: 1 }, hostSettings: { "h.example": { a: 2 } } });
     expect(tags.find((t) => t.code === "nn")).not.toHaveProperty("settings");
   });

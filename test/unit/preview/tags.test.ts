@@ -147,6 +147,28 @@ describe("computeTags", () => {
   });
 });
 
+describe("sampled tags (docs/identity.md, Sampling)", () => {
+  it("\"the decision is visible in the preview\": a sampled tag's row carries the host's rate and in or out; an unsampled tag none, and no empty detail", () => {
+    const entries: Entry[] = [
+      monitor(10, { type: "tag", tag: "rum", state: "skipped", reason: "sampled-out", sampling: { rate: 2, sampledIn: false } }),
+      monitor(11, { type: "tag", tag: "beacon", state: "loading", src: "https://b.example/b.js", lifecycle: "pageTop", sampling: undefined }),
+      monitor(
+        12,
+        { type: "tag", tag: "rum", state: "loading", src: "https://r.example/r.js", lifecycle: "pageTop", sampling: { rate: 1, sampledIn: true } },
+        2,
+      ),
+    ];
+    const rows = computeTags(entries, [], config);
+    const out = rows.find((r) => r.tag === "rum" && r.page === 1)!;
+    expect(out).toMatchObject({ state: "skipped", reason: "sampled-out", sampling: { rate: 2, sampledIn: false } });
+    expect(out.reasonText).toBe("this visitor is sampled out at the host's sampling rate");
+    expect(rows.find((r) => r.tag === "rum" && r.page === 2)).toMatchObject({ state: "loading", sampling: { rate: 1, sampledIn: true } });
+    const beacon = rows.find((r) => r.tag === "beacon")!;
+    expect(beacon.sampling).toBeUndefined();
+    expect(Object.keys(beacon.detail)).toEqual(["src", "lifecycle"]);
+  });
+});
+
 describe("helpers", () => {
   it("consentOnPage follows setup, banner changes and snapshots of that page", () => {
     expect(consentOnPage([consent(1, null), consent(2, ",C0001,C0002,")], 1)).toEqual({ groups: ",C0001,C0002,", gpc: false });

@@ -101,6 +101,18 @@ describe("bundled runtime", () => {
     const on = await bundle([], bundleConfig({ analytics }));
     for (const marker of markers) expect(on.includes(marker), marker).toBe(true);
   });
+  it('sampling (docs/identity.md): "a bundle with no sampled tag carries none of it"; one with a sampled tag (the rum family by default) carries the service', async () => {
+    const SERVICE = "sampling decided";
+    expect(await bundle([], config)).not.toContain(SERVICE);
+    const tag = { code: "rr", category: "performance", lifecycle: "pageTop", kind: "script", src: "https://r.example/r.js" } as const;
+    const unsampled = await bundle(["tags"], bundleConfig({ modules: { tags: { enabled: true, tags: [tag] } } }));
+    expect(unsampled).not.toContain(SERVICE);
+    const sampled = await bundle(
+      ["tags", "rum"],
+      bundleConfig({ modules: { tags: { enabled: true, tags: [{ ...tag, family: "rum", rum: {}, sampled: true }] }, rum: { enabled: true } } }),
+    );
+    expect(sampled).toContain(SERVICE);
+  });
   it("unused catalogue messages are tree-shaken away", async () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");

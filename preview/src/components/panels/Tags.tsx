@@ -36,6 +36,11 @@ export function TagsPanel({ tags, start }: { tags: TagRow[]; start?: number }) {
             </td>
             <td>
               <span className={`pill ${t.blocked ? "bad" : t.state === "loaded" ? "ok" : ""}`}>{t.state}</span>
+              {t.sampling && (
+                <div className="muted small" data-testid="tag-sampling" data-sampled-in={String(t.sampling.sampledIn)} data-rate={t.sampling.rate}>
+                  sampled {t.sampling.sampledIn ? "in" : "out"} at {t.sampling.rate}%
+                </div>
+              )}
               {t.history.length > 1 && (
                 <div className="muted small" data-testid="tag-history">
                   {t.history.map((h) => h.state).join(" → ")}

@@ -1,38 +1,15 @@
 /**
- * The families' pure rules and the generic loaders (issue 20): the RUM
- * sampling cookie, the beacon's environment and lowerYn, ad-tracker
+ * The families' pure rules and the generic loaders (issue 20): the
+ * beacon's environment and lowerYn (the RUM family's sampling is the
+ * sampling service's: sampled-tags.test.ts), ad-tracker
  * forwarding, the queue stub and the settings per host.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rumSampling } from "../../../../runtime-modules/modules/rum/sampling";
 import { beaconSettings } from "../../../../runtime-modules/modules/beacon/beacon-env";
 import { forwardCall } from "../../../../runtime-modules/modules/ad-tracker/forward";
 import { installQueue, settingsFor } from "../../../../runtime-modules/core/tag-loader";
 import { AdTrackerSettingsSchema } from "../../../../generator/config/schemas/tags.js";
-
-describe("real-user monitoring: 'monitoring default 1 with sampled-in/out cookie per host'", () => {
-  it("a decision stored on the host stands, whatever the rate", () => {
-    expect(rumSampling("in", 0, () => 0.99)).toEqual({ sampledIn: true });
-    expect(rumSampling("out", 100, () => 0)).toEqual({ sampledIn: false });
-  });
-  it("without one, the visitor is sampled in with probability rate/100, and the decision is to be written", () => {
-    expect(rumSampling(undefined, 1, () => 0.0099)).toEqual({ sampledIn: true, write: "in" });
-    expect(rumSampling(undefined, 1, () => 0.01)).toEqual({ sampledIn: false, write: "out" });
-    expect(rumSampling("garbage", 100, () => 0.999)).toEqual({ sampledIn: true, write: "in" });
-    expect(rumSampling(undefined, 0, () => 0)).toEqual({ sampledIn: false, write: "out" });
-  });
-  it("property: sampled in exactly when random()*100 < rate (rate 100: always; 0: never)", () => {
-    fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (rate, r) => {
-        const d = rumSampling(undefined, rate, () => r);
-        expect(d.sampledIn).toBe(rate >= 100 || (rate > 0 && r * 100 < rate));
-        expect(d.write).toBe(d.sampledIn ? "in" : "out");
-      }),
-      { numRuns: 1000 },
-    );
-  });
-});
 
 describe("behavioural beacon: 'by subdomain, then domain, else dev with lowerYn y; lowerYn is n only in prod'", () => {
   const subs = [
