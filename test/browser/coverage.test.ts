@@ -649,8 +649,13 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
-  "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
+  // Task "rec" left both: a listener in the core costs every production bundle (a tag-settings listener in
+  // create-consent.ts measured about +150 B gzip; prod/bigfuture has 140 B left of its 32500), so each needs to be a
+  // feature only the bundles that declare it carry (a rule action, as sessionTimer), with its YAML rule on the sites that push it.
+  "traffic-source":
+    "the push wired to the traffic-source history (the runtime records parameters and referrer itself): a per-feature rule action that records the pushed touch (recordTouch) and a YAML rule that sends it with the traffic variables",
+  "tag-settings":
+    "the push wired to tag status (reuse unless a fresh evaluation is forced): a per-feature rule action that keeps the pushed status where the consent gate's decide() reads it (sitetags:tag:KEY, the status cookie), a YAML rule on the sites with tags, 'required data missing' without tagKey or settings",
 };
 
 const EVENTS = Object.keys(EVENT_DOCS) as DataLayerEvent[];
