@@ -64,7 +64,8 @@ export function catalogueRules() {
 /** A data element as a reader sees it: `name` (push field) when it reads the push. */
 function element(name, elements) {
   const def = elements[name];
-  return def && def.push !== undefined ? `\`${def.push}\`` : `\`${name}\``;
+  if (!def || def.push === undefined) return `\`${name}\``;
+  return def.lookup ? `\`${def.push}\` (by its lookup table)` : `\`${def.push}\``;
 }
 
 /** A condition in words. */
@@ -107,6 +108,10 @@ function fields(text, elements) {
       def.unique && "each once",
       def.sort && "sorted",
       def.join !== undefined && !def.reduce && `joined by ${def.join}${def.fields ? ` (${def.fields.join(":")})` : ""}`,
+      def.lookup &&
+        `looked up (${Object.entries(def.lookup)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")})`,
       def.lowercase && "lower case",
       def.truncate && `cut to ${def.truncate}`,
     ].filter(Boolean);

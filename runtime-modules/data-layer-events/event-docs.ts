@@ -269,8 +269,9 @@ export const EVENT_DOCS = {
       products: [{ id: "qas", category: "answer-services", quantity: 1, price: 18 }],
     },
     notes: {
+      "transaction.id": "Required (no id: no record).",
       "transaction.purchaseIdPrefix":
-        "answer services sa, AP score sending as, event app be, search licensing hsl, plans hsp, CLEP cp, online meeting ev, online store so, SAT registration sr, cancel sx, change sc, score sends ss.",
+        "The purchase's kind, by section 9's table: answer services sa, AP score sending as, event app be, search licensing hsl, plans hsp, CLEP cp, online meeting ev, online store so, SAT registration sr, cancel sx, change sc, score sends ss (another prefix: no kind).",
       "products.diCode": "For AP score sends.",
       productsView: "Ids of the products shown.",
     },

@@ -58,7 +58,24 @@ interface Recorded {
   record: Record_;
   /** Spec section 5's invalid variants: the push (the example's fields overridden; undefined removes one), and the log message when the spec names one. */
   invalid?: Array<{ why: string; fields: Record<string, unknown>; log?: string }>;
+  /** Scripts run before the page's own (the page's own measurements stubbed, so the record is exact). */
+  initScripts?: string[];
+  /** The record is sent when the page turns hidden (a batch): hide it after the push. */
+  hide?: boolean;
 }
+
+/**
+ * Task "rec" (#18): the page's own web-vitals measurements made exact. The
+ * browser measures nothing of its own (no entry type is observable), and its
+ * navigation entry answers the first byte at 12 ms: the web-vitals library
+ * reports TTFB 12 (good, navigate) once the page has loaded, and nothing else.
+ */
+const EXACT_VITALS = `(() => {
+  Object.defineProperty(PerformanceObserver, "supportedEntryTypes", { get: () => [] });
+  const nav = { name: location.href, entryType: "navigation", type: "navigate", startTime: 0, responseStart: 12, activationStart: 0 };
+  const byType = performance.getEntriesByType.bind(performance);
+  performance.getEntriesByType = (type) => (type === "navigation" ? [nav] : byType(type));
+})();`;
 
 /** tdMinusNDays of a registration: days from today (the page's local date) to the administration date. */
 function daysFromToday(year: number, month: number, day: number): number {
@@ -387,7 +404,18 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: {
       eventType: "kiwi.careerQuiz",
       name: "career quiz:career-quiz:question",
-      variables: { events: "event120", eVar170: "cq-2024", eVar171: "", eVar172: "v3", eVar173: "", eVar174: "|||", eVar175: "1:1:5:30", eVar176: "||" },
+      variables: {
+        events: "event120",
+        eVar170: "cq-2024",
+        eVar171: "",
+        eVar172: "v3",
+        eVar173: "",
+        eVar174: "|||",
+        eVar175: "1:1:5:30",
+        eVar176: "||",
+        // Task "rec": "question pages (first, middle, last)": the page that starts the quiz is the first.
+        eVar245: "first",
+      },
     },
     invalid: [{ why: "no pageName", fields: { pageName: undefined } }],
   },
@@ -558,6 +586,16 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
       { why: "a status neither in nor out", fields: { status: "maybe" } },
     ],
   },
+  // Task "rec" (issue 18): web vitals, exact (the page's own measurements stubbed: EXACT_VITALS).
+  "web-vitals": {
+    site: "bigfuture",
+    by: "the runtime (web vitals: the page's own metrics and the pushed ones, one batch when the page is hidden)",
+    initScripts: [EXACT_VITALS],
+    hide: true,
+    // "Web vitals: CLS delta times 1000 rounded; others rounded": the page's TTFB first, then the pushed LCP 1830 and CLS 0.02.
+    record: { eventType: "kiwi.webVitals", name: "web vitals", variables: { eVar94: "TTFB:good:navigate:12|LCP:good:navigate:1830|CLS:good:navigate:20" } },
+  },
+  // end rec (web vitals)
   // Task "identity" (issue #19): the K12 page; k12-app-user and identity are context (the event table's recordsNothing),
   // proven in test/browser/identity-records.test.ts.
   "k12-app-page": {
@@ -611,9 +649,13 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
 const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  "traffic-source": "the push wired to the traffic-source history (the runtime records parameters and referrer itself)",
-  "tag-settings": "the push wired to tag status (reuse unless a fresh evaluation is forced)",
-  "web-vitals": "an exact coverage case: the batch, sent when the page is hidden, also carries the page's own measured metrics (recorded by the runtime)",
+  // Task "rec" left both: a listener in the core costs every production bundle (a tag-settings listener in
+  // create-consent.ts measured about +150 B gzip; prod/bigfuture has 140 B left of its 32500), so each needs to be a
+  // feature only the bundles that declare it carry (a rule action, as sessionTimer), with its YAML rule on the sites that push it.
+  "traffic-source":
+    "the push wired to the traffic-source history (the runtime records parameters and referrer itself): a per-feature rule action that records the pushed touch (recordTouch) and a YAML rule that sends it with the traffic variables",
+  "tag-settings":
+    "the push wired to tag status (reuse unless a fresh evaluation is forced): a per-feature rule action that keeps the pushed status where the consent gate's decide() reads it (sitetags:tag:KEY, the status cookie), a YAML rule on the sites with tags, 'required data missing' without tagKey or settings",
 };
 
 const EVENTS = Object.keys(EVENT_DOCS) as DataLayerEvent[];
@@ -654,9 +696,39 @@ function pushOf(event: DataLayerEvent, fields: Record<string, unknown> = {}): Re
 }
 
 const recorded = Object.entries(RECORDED) as Array<[DataLayerEvent, Recorded]>;
+/** Task "rec" (issue 18): "lists on every site that has them, and the no-... list states": each site's item type (majors: the major list). */
+const LIST_SITES: Record<string, { itemType: string; state: string } | "majors"> = {
+  bigfuture: { itemType: "college", state: "colleges" },
+  careersearch: { itemType: "career", state: "careers" },
+  scholarships: { itemType: "scholarship", state: "scholarships" },
+  majors: "majors",
+};
+/**
+ * Task "rec" (issue 18): "Purchases of every kind in the purchase-id prefix table", on each site with a purchase
+ * flow (satreg's and satregconc's orders are the SAT funnel's; CLEP's the clep-order push): the kinds each records.
+ */
+const PURCHASE_SITES: Record<string, Array<[prefix: string, kind: string]>> = {
+  payments: [
+    ["sx", "cancel"],
+    ["sc", "change"],
+    ["sr", "sat registration"],
+  ],
+  apscore: [["as", "ap score sending"]],
+  events: [
+    ["be", "event app"],
+    ["ev", "online meeting"],
+  ],
+  collegesearch: [
+    ["hsl", "search licensing"],
+    ["hsp", "plans"],
+  ],
+  store: [["so", "online store"]],
+  scoresends: [["ss", "score sends"]],
+};
 let bundles: Record<string, Bundle>;
 beforeAll(async () => {
-  const sites = [...new Set(recorded.map(([, r]) => r.site))];
+  // Task "rec": the sites of "lists on every site that has them" not otherwise here (LIST_SITES).
+  const sites = [...new Set(recorded.map(([, r]) => r.site).concat(Object.keys(LIST_SITES), Object.keys(PURCHASE_SITES)))];
   bundles = await buildBundles(Object.fromEntries(sites.map((s) => [s, [s, "prod"]])) as Record<string, [string, "prod"]>);
 }, 600_000);
 
@@ -664,10 +736,18 @@ beforeAll(async () => {
 async function pushOnPage(r: Recorded, push: Record<string, unknown>) {
   const bundle = bundles[r.site];
   const host = bundle.config.hosts.prod![0];
-  const tab = await h.browser.openPage(h.web.page(`https://${host}${r.path ?? "/"}`, { bundle }), { consentGroups: CONSENT.performance });
+  const tab = await h.browser.openPage(h.web.page(`https://${host}${r.path ?? "/"}`, { bundle }), {
+    consentGroups: CONSENT.performance,
+    initScripts: r.initScripts,
+  });
   const [view] = await beaconCount(1);
   expect(view && recordOf(view).eventType).toBe("web.webpagedetails.pageViews");
   await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), push);
+  if (r.hide)
+    await tab.page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
   return tab;
 }
 
@@ -700,7 +780,7 @@ describe("records across pushes (recA, issue 18)", () => {
     expect(beacons().length).toBe(n);
     return recordOf(all[n - 1]).variables;
   };
-  it('career quiz on prod/careersearch: "start records start time; completion records stop time and duration, then resets both"; complete=1 and timeToComplete', async () => {
+  it('career quiz on prod/careersearch: "start records start time; completion records stop time and duration, then resets both"; complete=1 and timeToComplete; "question pages (first, middle, last)"', async () => {
     const tab = await pushOnPage(quiz, pushOf("career-quiz"));
     await beaconCount(2);
     // The start was kept in session storage; make it 90 s old, as if the visitor took that long.
@@ -711,18 +791,22 @@ describe("records across pushes (recA, issue 18)", () => {
       return start;
     });
     expect(Number(kept)).toBeGreaterThan(0);
+    // Task "rec": a page that neither starts nor completes the quiz is a middle question page.
+    await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), pushOf("career-quiz", { start: undefined, currentPage: 3, latestPage: 3 }));
+    expect((await lastRecord(3)).eVar245).toBe("middle");
     const complete = pushOf("career-quiz", { start: undefined, complete: 1, pageName: "career-quiz:results", pageState: "last", currentPage: 6 });
     await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), complete);
-    const variables = await lastRecord(3);
+    const variables = await lastRecord(4);
     expect(variables.events).toBe("event120,event121");
     expect(variables.eVar171).toBe("last");
+    expect(variables.eVar245).toBe("last");
     expect(Number(variables.eVar177)).toBeGreaterThanOrEqual(90);
     expect(Number(variables.eVar177)).toBeLessThan(120);
     // Reset: nothing of the timer is left for the next quiz.
     expect(await tab.page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("sitetags:timer:")))).toEqual([]);
     // "timeToComplete in seconds (0 if not a number)": a completion without a start.
     await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), complete);
-    expect((await lastRecord(4)).eVar177).toBe("0");
+    expect((await lastRecord(5)).eVar177).toBe("0");
   });
   it('HED search on prod/collegesearch: "Six-month flag: last order 6+ months old" from lastOrderDate, or as pushed', async () => {
     const tab = await pushOnPage(hed, pushOf("hed-search", { lastOrderDate: "2020-01-15" }));
@@ -732,6 +816,103 @@ describe("records across pushes (recA, issue 18)", () => {
     await tab.page.evaluate((p) => (window as any).kiwiDataLayer.push(p), pushOf("hed-search", { sixMonthsAgo: true }));
     expect((await lastRecord(4)).eVar195).toBe("true");
   });
+});
+
+// Task "rec" (issue 18): "lists on every site that has them, and the no-... list states".
+describe("lists on every site that has them (rec, issue 18)", () => {
+  const push = (tab: Awaited<ReturnType<typeof pushOnPage>>, p: Record<string, unknown>) => tab.page.evaluate((x) => (window as any).kiwiDataLayer.push(x), p);
+  const records = async (n: number) => {
+    const all = await beaconCount(n);
+    await settle(300);
+    expect(beacons().length).toBe(n);
+    return all.slice(1).map(recordOf);
+  };
+  const withIdentity = (r: Record_): Record_ => ({ ...r, variables: { ...ANONYMOUS_IDENTITY, ...r.variables } });
+  for (const [site, list] of Object.entries(LIST_SITES)) {
+    if (list === "majors") {
+      it(`major-add on prod/${site}: "Major lists: size 1 fires the new-list event"; listSize not an integer: no record`, async () => {
+        const tab = await pushOnPage({ site, by: "", record: RECORDED["major-add"]!.record }, pushOf("major-add"));
+        await push(tab, pushOf("major-add", { listSize: "2" }));
+        await push(tab, pushOf("major-add", { itemName: "Chemistry", listSize: 2 }));
+        expect(await records(3)).toEqual([
+          withIdentity(RECORDED["major-add"]!.record),
+          withIdentity({
+            ...RECORDED["major-add"]!.record,
+            variables: { ...RECORDED["major-add"]!.record.variables, events: "event57", eVar104: "Chemistry", prop95: "2" },
+          }),
+        ]);
+      });
+      continue;
+    }
+    const { itemType, state } = list;
+    it(`list-change and list-view on prod/${site} (${itemType}): add, remove, the ${state} and no-${state} states; no itemName, a size "3": no record`, async () => {
+      const change = { changeType: "added-list-item", itemType, itemName: "Kiwi Item", itemId: "77", sourceUi: "search", newTotalItemsInList: 2 };
+      const tab = await pushOnPage({ site, by: "", record: RECORDED["list-change"]!.record }, pushOf("list-change", change));
+      await push(tab, pushOf("list-change", { ...change, changeType: "removed-list-item", newTotalItemsInList: 1 }));
+      await push(tab, pushOf("list-change", { ...change, itemName: undefined }));
+      await push(tab, pushOf("list-change", { ...change, newTotalItemsInList: "3" }));
+      await push(tab, pushOf("list-view", { itemType, itemListSize: 0, pageState: `no-${state}` }));
+      await push(tab, pushOf("list-view", { itemType, itemListSize: 1, pageState: state }));
+      await push(tab, pushOf("list-view", { itemType, itemListSize: "1", pageState: state }));
+      const item = { eVar101: itemType, eVar102: "Kiwi Item", eVar103: "77", prop94: "search" };
+      const expected: Record_[] = [
+        { eventType: "kiwi.listChange", name: `list:add:${itemType}`, variables: { events: "event53", ...item, prop95: "2" } },
+        { eventType: "kiwi.listChange", name: `list:remove:${itemType}`, variables: { events: "event54", ...item, prop95: "1" } },
+        { eventType: "kiwi.listView", name: "list:view", variables: { events: "event58", eVar101: itemType, prop95: "0", prop97: `no-${state}` } },
+        { eventType: "kiwi.listView", name: "list:view", variables: { events: "event58", eVar101: itemType, prop95: "1", prop97: state } },
+      ];
+      expect(await records(5)).toEqual(expected.map(withIdentity));
+    });
+  }
+});
+
+// Task "rec" (issue 18): a purchase of every kind, its kind from the purchase-id prefix by section 9's table.
+describe("purchases of every kind on the sites with a purchase flow (rec, issue 18)", () => {
+  const r = RECORDED.purchase!;
+  for (const [site, kinds] of Object.entries(PURCHASE_SITES))
+    it(`purchase on prod/${site}: ${kinds.map(([p, k]) => `${p}: ${k}`).join(", ")} (the kind from the purchase-id prefix); no id: no record`, async () => {
+      // The first as the SAT funnel's orders are (an order id, the prefix apart), the others with the prefix in the id too.
+      const purchase = (p: string, i: number) =>
+        pushOf("purchase", { transaction: { type: `Kind ${p}`, id: i === 0 ? "R123" : `${p}-1001`, purchaseIdPrefix: p } });
+      const tab = await pushOnPage({ ...r, site }, purchase(kinds[0][0], 0));
+      for (let i = 1; i < kinds.length; i++) await tab.page.evaluate((x) => (window as any).kiwiDataLayer.push(x), purchase(kinds[i][0], i));
+      await tab.page.evaluate((x) => (window as any).kiwiDataLayer.push(x), pushOf("purchase", { transaction: { type: "Kind so", purchaseIdPrefix: "so" } }));
+      const all = await beaconCount(1 + kinds.length);
+      await settle(300);
+      expect(beacons().length).toBe(1 + kinds.length);
+      expect(all.slice(1).map((b) => [recordOf(b).name, recordOf(b).variables.eVar180, recordOf(b).variables.eVar181])).toEqual(
+        kinds.map(([p, kind], i) => [`purchase:Kind ${p}`, i === 0 ? "R123" : `${p}-1001`, kind]),
+      );
+      expect(recordOf(all[1])).toEqual({
+        ...r.record,
+        name: `purchase:Kind ${kinds[0][0]}`,
+        variables: { ...ANONYMOUS_IDENTITY, ...r.record.variables, eVar180: "R123", eVar181: kinds[0][1], eVar182: `Kind ${kinds[0][0]}` },
+      });
+    });
+});
+
+// Task "rec" (issue 18): the CB web event's other kinds, each its own iam rule.
+describe("cb-web-event on prod/iam: each kind its rule (rec, issue 18)", () => {
+  const r = RECORDED["cb-web-event"]!;
+  const kinds: Array<[string, Record<string, unknown>, string]> = [
+    // "A login is counted unless the previous page name was a security check."
+    ["login", { type: "login", isLogin: true, isReg: false }, "event600"],
+    // "Legacy or migrate flows turn registration into migration or a registration match"; "then login is true".
+    ["migration", { type: "migration", isLogin: true, isReg: false, isMigration: true }, "event600,event602"],
+    ["registration-match", { type: "registration-match", isLogin: true, isReg: false, isRegMatch: true }, "event600,event603"],
+  ];
+  for (const [kind, fields, events] of kinds)
+    it(`cb-web-event type ${kind} (iam rule cb-web-event-${kind}): cb web event:${kind}, ${events}`, async () => {
+      await pushOnPage(r, pushOf("cb-web-event", fields));
+      const all = await beaconCount(2);
+      await settle(300);
+      expect(beacons().length).toBe(2);
+      expect(recordOf(all[1])).toEqual({
+        eventType: "kiwi.cbWebEvent",
+        name: `cb web event:${kind}`,
+        variables: { ...ANONYMOUS_IDENTITY, events, eVar219: kind },
+      });
+    });
 });
 
 // Task "tags" (#20 guided help): every flag at once on one page, and the flow error's application error.
