@@ -1,6 +1,6 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { installQueue, tagFamilies } from "../../core/tag-loader";
+import { installQueue } from "../../core/tag-loader";
 import { errorText } from "../../core/log";
 import { COMMAND_FAILED } from "../../core/messages";
 import { forwardCall } from "./forward";
@@ -50,7 +50,7 @@ export function createAdTracker(services: ModuleServices<TagFamilyModuleConfig>)
       }
     }
   });
-  tagFamilies(win).adTracker = {
+  services.tagFamilies.adTracker = {
     prepare(tag) {
       const settings = tag.adTracker!;
       installQueue(win, { global: settings.tracker, kind: "function" });

@@ -1,6 +1,5 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { tagFamilies } from "../../core/tag-loader";
 import { TAG_SAMPLED_OUT } from "../../core/messages";
 import { rumSampling } from "./sampling";
 
@@ -15,9 +14,9 @@ const COMMAND = "rumSampledIn";
  * `rumSampledIn()`: tag code → true/false, for the tags decided so far.
  */
 export function createRum(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
-  const { cookies, page, log, win } = services;
+  const { cookies, page, log } = services;
   const decided: Record<string, boolean> = {};
-  tagFamilies(win).rum = {
+  services.tagFamilies.rum = {
     prepare(tag) {
       const rum = tag.rum!;
       const d = rumSampling(cookies.get(rum.cookie), rum.sampleRate, Math.random);

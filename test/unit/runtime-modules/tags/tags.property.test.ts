@@ -106,7 +106,16 @@ describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", ()
           src: `https://vendor.example/${t.code}`,
           ...(t.excludeAppIds.length ? { excludeAppIds: t.excludeAppIds } : {}),
         }));
-        const services = { log, monitor: { emit() {} }, consent, loadScript, win: win as never, bundle, page: { host: "site-qa.kiwi.example" } as never };
+        const services = {
+          log,
+          monitor: { emit() {} },
+          consent,
+          loadScript,
+          win: win as never,
+          bundle,
+          page: { host: "site-qa.kiwi.example" } as never,
+          tagFamilies: {},
+        };
         const count = (code: string) =>
           inserted.filter((src) => src.endsWith("/" + code)).length +
           page.document.body.children.filter((el) => el.getAttribute("src") === `https://vendor.example/${code}`).length;
