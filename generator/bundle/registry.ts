@@ -114,6 +114,8 @@ export async function readRegistry(
     const folder = join(runtimeDir, "modules", folderOf(name));
     if (!names.has(name) && !failed(folder)) fail(join(runtimeDir, "modules"), DIAGNOSTICS.schemaWithoutManifest(name, folderOf(name)));
   }
-  entries.sort((a, b) => compareText(a.name, b.name));
+  // By name, module `tags` last: boot creates modules in this order, and every tag family registers its hook
+  // (services.tagFamilies) before `tags` loads the tags that use it, whatever the family's name.
+  entries.sort((a, b) => Number(a.name === "tags") - Number(b.name === "tags") || compareText(a.name, b.name));
   return { entries, diagnostics };
 }

@@ -104,8 +104,9 @@ export function resolveTags(settings: Pick<Settings, "tags" | "consent">, env: E
     if (tag.queue) resolved.queue = tag.queue;
     if (tag.excludeAppIds.length) resolved.excludeAppIds = tag.excludeAppIds;
     if (Object.keys(tag.attributes).length) resolved.attributes = tag.attributes;
-    if (tag.settingsGlobal) {
-      resolved.settingsGlobal = tag.settingsGlobal;
+    if (tag.settingsGlobal) resolved.settingsGlobal = tag.settingsGlobal;
+    // The settings reach the page through settingsGlobal or through the tag's family (push notifications' init).
+    if (tag.settingsGlobal || (family && Object.keys(tag.settings).length)) {
       resolved.settings = tag.settings;
       if (Object.keys(tag.hostSettings).length) resolved.hostSettings = tag.hostSettings;
     }

@@ -162,6 +162,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       dataLayer,
       analytics,
       sampling,
+      tagFamilies: {},
     };
     // "consent changes are tracked as privacy consent change events (status, region, type, action source)"
     const consentVars = config.analyticsVariables.consentChange;

@@ -10,35 +10,16 @@ import { MODULE_CONFIG_MISSING, SCRIPT_EMBEDDING_FAILED, TAG_EXCLUDED_APP_ID, TA
  * The generic loaders of the declared tags (`tags:`, docs/tags.md): a script
  * with the page's CSP nonce, a 1x1 image, a hidden iframe, and a vendor's
  * global queue stub; and the hooks through which a family's module (rum,
- * beacon, ad-tracker) adds its vendor behaviour to the tags that declare it.
+ * beacon, ad-tracker, …), registered in the injected family registry
+ * (`services.tagFamilies`), adds its vendor behaviour to the tags that
+ * declare it.
  * Imported by the tag modules only (runtime-modules/modules/tags and the
  * families): a bundle without declared tags carries none of it.
  */
-export type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win" | "bundle" | "page" | "sampling">;
+export type TagServices = Pick<ModuleServices<unknown>, "log" | "monitor" | "consent" | "loadScript" | "win" | "bundle" | "page" | "sampling" | "tagFamilies">;
 
 type AnyWindow = Record<string, unknown>;
 type QueueStub = { (...args: unknown[]): void; q?: unknown[] };
-
-/** What a family's module adds to its tags (runtime-modules/modules/rum, beacon, ad-tracker). */
-export interface TagFamilyHook {
-  /** Why the tag does not load on this page at all, checked before the gate (a log message), or undefined. */
-  skip?(tag: ResolvedTag): string | undefined;
-  /** Runs once the gate allows the tag, at its lifecycle point, just before it loads; false: it does not load. */
-  prepare?(tag: ResolvedTag): boolean;
-  /** Runs once the tag's script, image or frame has loaded. */
-  loaded?(tag: ResolvedTag): void;
-}
-
-/**
- * The family hooks of this page, by family name. The families' modules are
- * created before module `tags` (registry order: adTracker, beacon, rum, then
- * tags) and register here; `tags` reads them when a tag loads.
- */
-export function tagFamilies(win: Window): Record<string, TagFamilyHook> {
-  const w = win as unknown as Record<symbol, Record<string, TagFamilyHook> | undefined>;
-  const key = Symbol.for("sitetags.tagFamilies");
-  return w[key] || (w[key] = {});
-}
 
 /** Runs `fn` at a page milestone: at once for page top; at DOM ready; at window load (at once when already past). */
 export function atLifecycle(win: Window, lifecycle: Lifecycle, fn: () => void): void {
@@ -99,7 +80,7 @@ export function injectTag(services: Pick<TagServices, "win" | "loadScript">, tag
 export function loadTag(services: TagServices, tag: ResolvedTag): void {
   const { log, monitor, consent, win } = services;
   const appId = services.bundle.site.appId;
-  const hook = tag.family ? tagFamilies(win)[tag.family] : undefined;
+  const hook = tag.family ? services.tagFamilies[tag.family] : undefined;
   if (tag.family && !hook) {
     log.error(MODULE_CONFIG_MISSING, { tag: tag.code, module: tag.family });
     return;

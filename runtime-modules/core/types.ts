@@ -3,7 +3,7 @@
  * `createX({ config, bundle, log, consent, cookies, page, loadScript })`
  * returns what the module offers. Loading a module file does nothing.
  */
-import type { BundleConfig, ConsentCategory } from "../../generator/config/bundle-config.js";
+import type { BundleConfig, ConsentCategory, ResolvedTag } from "../../generator/config/bundle-config.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -113,7 +113,27 @@ export interface ModuleServices<C> {
    * monitoring family by default) run only when sampledIn(). Only in bundles with a sampled tag (generator/bundle/features.ts).
    */
   sampling?: { rate: number; sampledIn(): boolean; decided?: boolean };
+  /**
+   * The tag family registry of this page (docs/tags.md): a family's module
+   * (rum, beacon, adTracker, …) registers its hook under its family name when
+   * boot creates it; module `tags`, created after every family (the
+   * generator hands it to boot last), reads it. One per boot, never global.
+   */
+  tagFamilies: TagFamilies;
 }
+
+/** What a family's module adds to its tags (runtime-modules/modules/rum, beacon, ad-tracker, …). */
+export interface TagFamilyHook {
+  /** Why the tag does not load on this page at all, checked before the gate (a log message), or undefined. */
+  skip?(tag: ResolvedTag): string | undefined;
+  /** Runs once the gate allows the tag, at its lifecycle point, just before it loads; false: it does not load. */
+  prepare?(tag: ResolvedTag): boolean;
+  /** Runs once the tag's script, image or frame has loaded. */
+  loaded?(tag: ResolvedTag): void;
+}
+
+/** The family hooks by family name (`ModuleServices.tagFamilies`). */
+export type TagFamilies = Record<string, TagFamilyHook>;
 
 /** What a module returns: named commands other parts (rules, pages) may call. */
 export interface ModuleInstance {

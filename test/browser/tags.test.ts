@@ -304,17 +304,65 @@ describe("the families in the shipped catalogue", () => {
       .poll(() => h.web.find({ host: "px.socialvendor.example", path: "/record" }).map((r) => JSON.parse(r.query.call)), { timeout: 8000 })
       .toEqual([
         ["init", "kiwi-pixel-placeholder"],
+        ["track", "kiwi-pixel-placeholder", "PAGE_VIEW", { path: "/page" }],
         ["track", "kiwi-pixel-placeholder", "PURCHASE", { transaction: { id: "W9001", type: "sr" } }],
       ]);
   });
 
-  it("marketing: without marketing consent nothing is forwarded and the tracker never loads", async () => {
+  // Task tagsB (issue 20): the search-ads and push-notification vendors' own calls, recorded by their mocks.
+  it("marketing (landing): search ads' array queue (config with the tag id, page view, conversions) and push notifications' init with the app id and settings, then page views", async () => {
+    /** An array-queue vendor's mock: replays what was queued, then reports each later push to its own host. */
+    const arrayVendor = (url: string, global: string) =>
+      h.web.script(url, {
+        body: `(function () {
+  var report = function (entry) { new Image().src = "${new URL(url).origin}/record?call=" + encodeURIComponent(JSON.stringify(entry)); };
+  var queued = window.${global} || [];
+  window.${global} = { push: report };
+  queued.forEach(report);
+})();`,
+      });
+    arrayVendor("https://ads.searchvendor.example/kiwi/bat.js", "kiwiSearchAds");
+    arrayVendor("https://push.pushvendor.example/kiwi/sdk.js", "kiwiPush");
+    const calls = (host: string) => h.web.find({ host, path: "/record" }).map((r) => JSON.parse(r.query.call));
+    const tab = await open(b.marketing, { groups: groupsFor(["marketing"]) });
+    await settled(tab, b.marketing, expected(b.marketing, ["marketing"]));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9003", type: "sr" } }));
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "page-view", pageName: "landing:next" }));
+    await expect
+      .poll(() => calls("ads.searchvendor.example"), { timeout: 8000 })
+      .toEqual([
+        ["config", "kiwi-ads-placeholder"],
+        ["event", "kiwi-ads-placeholder", "page_view", { path: "/page" }],
+        ["event", "kiwi-ads-placeholder", "purchase", { transaction: { id: "W9003", type: "sr" } }],
+      ]);
+    await expect
+      .poll(() => calls("push.pushvendor.example"), { timeout: 8000 })
+      .toEqual([
+        ["init", { appId: "kiwi-push-placeholder", serviceWorkerPath: "/kiwi-push-sw.js", promptDelaySeconds: 10 }],
+        ["pageView", { path: "/page" }],
+        ["pageView", { path: "/page" }],
+      ]);
+    expect(await tab.page.evaluate(() => (window as any).sitetags.commands.pushNotifications.pushNotificationsCalls())).toEqual({
+      "push-notifications": [
+        ["init", { appId: "kiwi-push-placeholder", serviceWorkerPath: "/kiwi-push-sw.js", promptDelaySeconds: 10 }],
+        ["pageView", { path: "/page" }],
+        ["pageView", { path: "/page" }],
+      ],
+    });
+    expect(await tab.cspViolations()).toEqual([]);
+  });
+
+  it("marketing: without marketing consent nothing is forwarded, no vendor queue is installed and no tracker or push vendor loads", async () => {
     const tab = await open(b.marketing, { groups: groupsFor(["performance"]) });
     await settled(tab, b.marketing, []);
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9002", type: "sr" } }));
     await settle(400);
     expect(h.web.find({ host: "px.socialvendor.example" })).toEqual([]);
-    expect(await tab.page.evaluate(() => typeof (window as any).kiwiSocialPixel)).toBe("undefined");
+    expect(h.web.find({ host: "ads.searchvendor.example" })).toEqual([]);
+    expect(h.web.find({ host: "push.pushvendor.example" })).toEqual([]);
+    expect(
+      await tab.page.evaluate(() => [typeof (window as any).kiwiSocialPixel, typeof (window as any).kiwiSearchAds, typeof (window as any).kiwiPush]),
+    ).toEqual(["undefined", "undefined", "undefined"]);
   });
 });
 

@@ -19,7 +19,7 @@ import { ConsentCategorySchema, EnvNameSchema, Hostname, HttpsUrl, RegexString, 
 export const TAG_LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
 
 /** The families whose vendor behaviour needs code: each is a runtime module of that name. */
-export const TAG_FAMILIES = ["rum", "beacon", "adTracker", "chatFlow"] as const;
+export const TAG_FAMILIES = ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications"] as const;
 export type TagFamily = (typeof TAG_FAMILIES)[number];
 
 export const TagCodeSchema = z
@@ -73,8 +73,37 @@ export const AdTrackerSettingsSchema = z
       .record(z.string().min(1), z.string().min(1))
       .refine((r) => Object.keys(r).length > 0, { message: "needs at least one data-layer event" })
       .describe("Data-layer event name → the tracker's event name."),
+    call: z
+      .enum(["function", "array"])
+      .default("function")
+      .describe(
+        "How the tracker takes a call: function, its window function called with the arguments (social pixels); array, its window array's push with the arguments as one array (search ads' queues).",
+      ),
+    pageView: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The tracker's page-view event: (track command, pixel id, this, { path }) right after init, once per page load; a single-page application's later views are the data-layer event page-view (map it in events).",
+      ),
   })
-  .describe("Forwards data-layer events to an advertising tracker.");
+  .describe("Advertising trackers (search ads, social pixels): init with the pixel id, the page view, data-layer events forwarded.");
+
+/**
+ * Push notifications: the vendor's window queue (an array its script
+ * replays), its init call with the app id and the tag's settings on this host
+ * (`settings` with the host's `hostSettings` over them), and its page-view
+ * call: once per page load, and on each data-layer page-view of a
+ * single-page application.
+ */
+export const PushNotificationsSettingsSchema = z
+  .strictObject({
+    global: Identifier.describe("The vendor's window queue: an array installed before its script (left alone when already set)."),
+    appId: z.string().min(1).describe("The site's app id at the push vendor, passed to init."),
+    initCommand: z.string().min(1).default("init").describe("The first entry of the init call: [initCommand, { appId, ...settings }]."),
+    pageViewCommand: z.string().min(1).default("pageView").describe("The first entry of the page-view call: [pageViewCommand, { path }]."),
+  })
+  .describe("The push-notification vendor's queue, init and page-view calls.");
 
 const Ms = (max: number) => z.number().int().min(0, { message: "must not be negative" }).max(max);
 
@@ -143,7 +172,10 @@ export const TagSchema = z
       .default({})
       .describe("data- attributes of the script element."),
     settingsGlobal: Identifier.optional().describe("The window global the settings are written to before the tag loads."),
-    settings: z.record(z.string(), z.unknown()).default({}).describe("The tag's settings (written to settingsGlobal)."),
+    settings: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The tag's settings (written to settingsGlobal; a family may take them too, as push notifications' init does)."),
     hostSettings: z.record(Hostname, z.record(z.string(), z.unknown())).default({}).describe("Settings per host, over `settings` on that host."),
     sampled: z
       .boolean()
@@ -155,6 +187,7 @@ export const TagSchema = z
     beacon: BeaconSettingsSchema.optional(),
     adTracker: AdTrackerSettingsSchema.optional(),
     chatFlow: ChatFlowSettingsSchema.optional(),
+    pushNotifications: PushNotificationsSettingsSchema.optional(),
   })
   .describe("One third-party tag.");
 
@@ -180,6 +213,7 @@ export const ResolvedTagSchema = z.strictObject({
   beacon: BeaconSettingsSchema.optional(),
   adTracker: AdTrackerSettingsSchema.optional(),
   chatFlow: ChatFlowSettingsSchema.optional(),
+  pushNotifications: PushNotificationsSettingsSchema.optional(),
 });
 export type ResolvedTag = z.output<typeof ResolvedTagSchema>;
 
@@ -202,4 +236,5 @@ export const TagModulesShape = {
   beacon: TagFamilyModuleSchema.optional(),
   adTracker: TagFamilyModuleSchema.optional(),
   chatFlow: TagFamilyModuleSchema.optional(),
+  pushNotifications: TagFamilyModuleSchema.optional(),
 };

@@ -1,6 +1,6 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { installQueue, tagFamilies } from "../../core/tag-loader";
+import { installQueue } from "../../core/tag-loader";
 import { errorText } from "../../core/log";
 import { COMMAND_FAILED } from "../../core/messages";
 import { forwardCall } from "./forward";
@@ -13,12 +13,14 @@ const MAX_WAITING = 50;
 type TrackerFn = (...args: unknown[]) => void;
 
 /**
- * Advertising trackers (family `adTracker` of the declared tags,
- * docs/tags.md): once the gate allows a tracker's tag, its function's queue
- * stub is installed and called with the init command and pixel id, then its
- * script loads; the data-layer events it takes are forwarded as (track
- * command, pixel id, event name, data), those pushed before then too (at
- * most 50), none while its consent is withdrawn. Command:
+ * Advertising trackers, search ads and social pixels (family `adTracker`
+ * of the declared tags, docs/tags.md): once the gate allows a tracker's tag,
+ * its queue stub (a function, or an array for `call: array`) is installed
+ * and called with the init command and pixel id, then with its page view
+ * when it has one, then its script loads; the data-layer events it takes are
+ * forwarded as (track command, pixel id, event name, data), those pushed
+ * before then too (at most 50), none while its consent is withdrawn. A call
+ * is the tracker function's arguments, or one array pushed. Command:
  * `adTrackerForwarded()`: tag code → events forwarded.
  */
 export function createAdTracker(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
@@ -29,7 +31,9 @@ export function createAdTracker(services: ModuleServices<TagFamilyModuleConfig>)
   const trackers = ((bundle.modules.tags && bundle.modules.tags.tags) || []).filter((t) => t.adTracker);
   const call = (tag: (typeof trackers)[number], args: unknown[]) => {
     try {
-      (win as unknown as Record<string, TrackerFn>)[tag.adTracker!.tracker](...args);
+      const tracker = (win as unknown as Record<string, TrackerFn & { push(a: unknown[]): void }>)[tag.adTracker!.tracker];
+      if (tag.adTracker!.call === "array") tracker.push(args);
+      else tracker(...args);
     } catch (e) {
       log.error(COMMAND_FAILED, { tag: tag.code, error: errorText(e) });
     }
@@ -50,12 +54,16 @@ export function createAdTracker(services: ModuleServices<TagFamilyModuleConfig>)
       }
     }
   });
-  tagFamilies(win).adTracker = {
+  services.tagFamilies.adTracker = {
     prepare(tag) {
       const settings = tag.adTracker!;
-      installQueue(win, { global: settings.tracker, kind: "function" });
+      installQueue(win, { global: settings.tracker, kind: settings.call });
       ready[tag.code] = true;
       call(tag, [settings.initCommand, settings.pixelId]);
+      if (settings.pageView) {
+        counts[tag.code]++;
+        call(tag, [settings.trackCommand, settings.pixelId, settings.pageView, { path: win.location.pathname }]);
+      }
       for (const args of waiting[tag.code].splice(0)) {
         counts[tag.code]++;
         call(tag, args);

@@ -1,6 +1,5 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { tagFamilies } from "../../core/tag-loader";
 import { regexMatches } from "../../core/match-page";
 import { TAG_HOST_NOT_MATCHED } from "../../core/messages";
 import { beaconSettings, type BeaconEmbedSettings } from "./beacon-env";
@@ -19,7 +18,7 @@ const COMMAND = "beaconEmbedSettings";
 export function createBeacon(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
   const { page, win } = services;
   const written: Record<string, BeaconEmbedSettings> = {};
-  tagFamilies(win).beacon = {
+  services.tagFamilies.beacon = {
     skip: (tag) => (regexMatches(tag.beacon!.hostNameRegex, page.host) ? undefined : TAG_HOST_NOT_MATCHED),
     prepare(tag) {
       const beacon = tag.beacon!;

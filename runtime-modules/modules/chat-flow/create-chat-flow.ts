@@ -1,6 +1,5 @@
 import type { ResolvedTag, TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { tagFamilies } from "../../core/tag-loader";
 import { regexMatches } from "../../core/match-page";
 import { isValidSelector } from "../../core/selector";
 import { errorText } from "../../core/log";
@@ -96,7 +95,7 @@ export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>):
     return true;
   };
 
-  tagFamilies(win).chatFlow = {
+  services.tagFamilies.chatFlow = {
     skip: (tag) => {
       const route = tag.chatFlow!.routePattern;
       return route === false || regexMatches(route, page.path) ? undefined : PATH_DOES_NOT_MATCH_ROUTE;

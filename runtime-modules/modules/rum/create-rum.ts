@@ -1,6 +1,5 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
-import { tagFamilies } from "../../core/tag-loader";
 
 /** The command telling whether this visitor is sampled in; also the module's marker (module.ts). */
 const COMMAND = "rumSampledIn";
@@ -15,9 +14,9 @@ const COMMAND = "rumSampledIn";
  * undefined (no decision without consent).
  */
 export function createRum(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
-  const { sampling, win } = services;
+  const { sampling } = services;
   // No vendor behaviour of its own: the family's hook is there so that its tags load (core/tag-loader.ts).
-  tagFamilies(win).rum = {};
+  services.tagFamilies.rum = {};
   const commands: Record<string, () => unknown> = {};
   commands[COMMAND] = () => sampling && sampling.decided;
   return { commands };

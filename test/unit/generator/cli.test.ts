@@ -230,7 +230,9 @@ describe("the sitetags CLI", () => {
     const prod = JSON.parse(cli(["inspect", "newsroom", "--env", "prod", "--json"]).stdout);
     expect(prod.tags).toEqual([]);
     expect(
-      prod.modules.filter((m: { name: string; included: boolean }) => ["tags", "rum", "beacon", "adTracker", "chatFlow"].includes(m.name) && m.included),
+      prod.modules.filter(
+        (m: { name: string; included: boolean }) => ["tags", "rum", "beacon", "adTracker", "chatFlow", "pushNotifications"].includes(m.name) && m.included,
+      ),
     ).toEqual([]);
   });
 

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { build } from "../../../generator/bundle/build.js";
 import { registry } from "../../../runtime-modules/registry";
 
-const TAG_MODULES = ["tags", "rum", "beacon", "adTracker", "chatFlow"] as const;
+const TAG_MODULES = ["tags", "rum", "beacon", "adTracker", "chatFlow", "pushNotifications"] as const;
 
 const settings = (tags: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   SettingsSchema.parse({
@@ -87,8 +87,10 @@ describe("the shipped catalogue", () => {
     expect(catalogue.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const withTags = catalogue.bundles.filter((b) => b.modules.includes("tags")).map((b) => `${b.site}/${b.env}`);
     expect(withTags.sort()).toEqual(["k12admin/qa", "landing/qa", "newsroom/qa"]);
-    const families = new Set(catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker", "chatFlow"].includes(m))));
-    expect([...families].sort()).toEqual(["adTracker", "beacon", "chatFlow", "rum"]);
+    const families = new Set(
+      catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications"].includes(m))),
+    );
+    expect([...families].sort()).toEqual(["adTracker", "beacon", "chatFlow", "pushNotifications", "rum"]);
     for (const b of catalogue.bundles) if (!b.modules.includes("tags")) expect(JSON.stringify(b.config)).not.toContain('"tags"');
   });
 });
@@ -109,7 +111,7 @@ describe("tree-shaking: a bundle that declares no tag of a family carries none o
       const markers = (text: string) => TAG_MODULES.filter((m) => registry[m].markers.every((marker) => text.includes(marker)));
       const none = (text: string) => TAG_MODULES.every((m) => registry[m].markers.every((marker) => !text.includes(marker)));
       expect(markers(code("newsroom", "qa")).sort()).toEqual(["beacon", "chatFlow", "rum", "tags"]);
-      expect(markers(code("landing", "qa")).sort()).toEqual(["adTracker", "tags"]);
+      expect(markers(code("landing", "qa")).sort()).toEqual(["adTracker", "pushNotifications", "tags"]);
       for (const site of ["newsroom", "landing"]) {
         expect(none(code(site, "prod")), `${site}/prod`).toBe(true);
         expect(code(site, "prod")).not.toContain("sitetags-tag-");

@@ -110,6 +110,7 @@ export function featureServices<C>(config: C, options: FeatureOptions) {
   };
   const services: ModuleServices<C> = {
     sampling: { rate: 100, sampledIn: () => true },
+    tagFamilies: {},
     config,
     win: win as never,
     bundle,

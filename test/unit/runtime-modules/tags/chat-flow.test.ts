@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ResolvedTag } from "../../../../generator/config/bundle-config.js";
 import { ChatFlowSettingsSchema } from "../../../../generator/config/schemas/tags.js";
-import { tagFamilies } from "../../../../runtime-modules/core/tag-loader";
+import type { TagFamilies } from "../../../../runtime-modules/core/types";
 import { createChatFlow } from "../../../../runtime-modules/modules/chat-flow/create-chat-flow";
 import { chatFlowProblems, isExitIntent } from "../../../../runtime-modules/modules/chat-flow/popup";
 import * as M from "../../../../runtime-modules/core/messages";
@@ -51,8 +51,10 @@ function setup(settings: Record<string, unknown> = {}, path = "/scores") {
     clearTimeout: (t: ReturnType<typeof setTimeout>) => clearTimeout(t),
   };
   const log = Object.fromEntries(["debug", "info", "warn", "error"].map((l) => [l, (m: string, d: unknown) => logs.push([l, m, d])]));
+  const tagFamilies: TagFamilies = {};
   const instance = createChatFlow({
     config: { enabled: true },
+    tagFamilies,
     win: win as unknown as Window,
     bundle: { modules: { tags: { enabled: true, tags: [tag] } } },
     log,
@@ -64,7 +66,7 @@ function setup(settings: Record<string, unknown> = {}, path = "/scores") {
     },
     page: { path, host: "newsroom-qa.kiwi.example" },
   } as never);
-  const hook = tagFamilies(win as unknown as Window).chatFlow;
+  const hook = tagFamilies.chatFlow;
   const shown: string[] = [];
   /** The vendor: its ready callback runs at once unless told otherwise. */
   const vendor = (ready: unknown = (cb: () => void) => cb()) => (win.kiwiChatFlow = { ready, showFlow: (id: string) => shown.push(id) });

@@ -9,7 +9,10 @@ import { describe, expect, it } from "vitest";
 import { beaconSettings } from "../../../../runtime-modules/modules/beacon/beacon-env";
 import { forwardCall } from "../../../../runtime-modules/modules/ad-tracker/forward";
 import { installQueue, settingsFor } from "../../../../runtime-modules/core/tag-loader";
-import { AdTrackerSettingsSchema } from "../../../../generator/config/schemas/tags.js";
+import { AdTrackerSettingsSchema, PushNotificationsSettingsSchema } from "../../../../generator/config/schemas/tags.js";
+import type { ResolvedTag } from "../../../../generator/config/bundle-config.js";
+import type { TagFamilies } from "../../../../runtime-modules/core/types";
+import { createPushNotifications } from "../../../../runtime-modules/modules/push-notifications/create-push-notifications";
 
 describe("behavioural beacon: 'by subdomain, then domain, else dev with lowerYn y; lowerYn is n only in prod'", () => {
   const subs = [
@@ -83,5 +86,63 @@ describe("generic loaders", () => {
     const tag = { settings: { appId: "m", channel: "default" }, hostSettings: { "a.kiwi.example": { channel: "a" } } };
     expect(settingsFor(tag, "a.kiwi.example")).toEqual({ appId: "m", channel: "a" });
     expect(settingsFor(tag, "b.kiwi.example")).toEqual({ appId: "m", channel: "default" });
+  });
+});
+
+// Task tagsB: push notifications and the family registry as an injected service.
+describe("push notifications and the family registry (services.tagFamilies)", () => {
+  const tag: ResolvedTag = {
+    code: "push",
+    category: "marketing",
+    lifecycle: "domReady",
+    kind: "script",
+    src: "https://push.vendor.example/sdk.js",
+    family: "pushNotifications",
+    pushNotifications: PushNotificationsSettingsSchema.parse({ global: "vpush", appId: "A-1" }),
+    settings: { prompt: "slide", channel: "default" },
+    hostSettings: { "a.kiwi.example": { channel: "a" } },
+  };
+  const make = (host: string) => {
+    const win = { location: { pathname: "/scores" } } as Record<string, any>;
+    const tagFamilies: TagFamilies = {};
+    const listeners: Array<(p: Record<string, unknown>, e: string | undefined) => void> = [];
+    const instance = createPushNotifications({
+      config: { enabled: true },
+      win,
+      tagFamilies,
+      consent: { allows: () => true },
+      dataLayer: { on: (l: (typeof listeners)[number]) => listeners.push(l) },
+      log: { error() {} },
+      page: { host },
+    } as never);
+    return { win, tagFamilies, instance, push: (event: string) => listeners.forEach((l) => l({ event }, event)) };
+  };
+  it("the factory registers its hook in the registry it is given, and nothing on the window", () => {
+    const a = make("a.kiwi.example");
+    const b = make("a.kiwi.example");
+    expect(Object.keys(a.tagFamilies)).toEqual(["pushNotifications"]);
+    expect(a.tagFamilies.pushNotifications).not.toBe(b.tagFamilies.pushNotifications);
+    expect(Object.getOwnPropertySymbols(a.win)).toEqual([]);
+    expect(Object.keys(a.win)).toEqual(["location"]);
+  });
+  it("the vendor's queue gets [init, { appId, settings with the host's over them }], then [pageView, { path }]; a page-view push adds one", () => {
+    const p = make("a.kiwi.example");
+    expect(p.tagFamilies.pushNotifications.prepare!(tag)).toBe(true);
+    p.push("page-view");
+    p.push("purchase");
+    expect(p.win.vpush).toEqual([
+      ["init", { appId: "A-1", prompt: "slide", channel: "a" }],
+      ["pageView", { path: "/scores" }],
+      ["pageView", { path: "/scores" }],
+    ]);
+    expect(p.instance.commands!.pushNotificationsCalls()).toEqual({ push: p.win.vpush });
+    const other = make("b.kiwi.example");
+    other.tagFamilies.pushNotifications.prepare!(tag);
+    expect(other.win.vpush[0]).toEqual(["init", { appId: "A-1", prompt: "slide", channel: "default" }]);
+  });
+  it("before its tag loads, a page-view push calls nothing and installs nothing", () => {
+    const p = make("a.kiwi.example");
+    p.push("page-view");
+    expect(p.win.vpush).toBeUndefined();
   });
 });

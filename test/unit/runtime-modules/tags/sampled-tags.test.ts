@@ -47,6 +47,7 @@ function page({ id, rate, internal = true }: { id?: string; rate: number; intern
     bundle,
     page: { host: HOST } as never,
     sampling,
+    tagFamilies: {},
   };
   return { services, inserted, events, logged, jar, sampling };
 }

@@ -14,12 +14,21 @@
  *    own), and GPC for marketing stop it for good;
  *  - a late grant loads it: it is inserted exactly when some step had both
  *    its consent and its lifecycle point (and nothing blocks it).
+ *  - the vendor families (task tagsB): a tag of the advertising-tracker
+ *    family (function or array call) or of the push-notification family
+ *    gets its vendor queue and init call exactly when it is inserted, never
+ *    before, never without it; data-layer events pushed before it is ready
+ *    are forwarded then (at most 50), later ones only while its consent is
+ *    granted; a push tag's page views follow the same rule.
  * The rules are written again here, independently of the runtime code.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ConsentCategory, ResolvedTag } from "../../../../generator/config/bundle-config.js";
 import { loadTag } from "../../../../runtime-modules/core/tag-loader";
+import type { TagFamilies } from "../../../../runtime-modules/core/types";
+import { createAdTracker } from "../../../../runtime-modules/modules/ad-tracker/create-ad-tracker";
+import { createPushNotifications } from "../../../../runtime-modules/modules/push-notifications/create-push-notifications";
 import { bundleConfig, consentFor } from "../helpers/config";
 import { fakePage } from "../helpers/fake-page";
 
@@ -36,7 +45,12 @@ const LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
 const EXCLUDED: Partial<Record<ConsentCategory, string[]>> = { functional: ["229"], marketing: ["8", "229", "282", "292", "366", "395", "412"] };
 const APP_IDS = ["8", "23", "229", "292", "777"];
 
-type Step = { type: "consent"; groups: ConsentCategory[]; via: "wrapper" | "event" } | { type: "domReady" } | { type: "load" };
+type Step =
+  | { type: "consent"; groups: ConsentCategory[]; via: "wrapper" | "event" }
+  | { type: "domReady" }
+  | { type: "load" }
+  | { type: "push"; event: "purchase" | "page-view" | "other" };
+const FAMILIES = ["none", "trackerFunction", "trackerArray", "push"] as const;
 
 const tagArb = (i: number) =>
   fc.record({
@@ -45,6 +59,7 @@ const tagArb = (i: number) =>
     lifecycleShift: fc.constantFrom(0, 1, 2),
     kind: fc.constantFrom("script" as const, "pixel" as const, "iframe" as const),
     excludeAppIds: fc.subarray(APP_IDS, { maxLength: 2 }),
+    family: fc.constantFrom(...FAMILIES),
   });
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -58,6 +73,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant({ type: "domReady" as const }) },
   { weight: 1, arbitrary: fc.constant({ type: "load" as const }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ type: fc.constant("push" as const), event: fc.constantFrom("purchase" as const, "page-view" as const, "other" as const) }),
+  },
 );
 
 const scenarioArb = fc.record({
@@ -66,7 +85,7 @@ const scenarioArb = fc.record({
   appId: fc.constantFrom(...APP_IDS),
   gpc: fc.boolean(),
   disabled: fc.subarray(["tag-0", "tag-1", "tag-2"], { maxLength: 2 }),
-  steps: fc.array(stepArb, { maxLength: 8 }),
+  steps: fc.array(stepArb, { maxLength: 10 }),
 });
 
 /** Section 9: performance at page top; functional, program and marketing at DOM ready; a declared lifecycle never earlier. */
@@ -75,7 +94,20 @@ function lifecycleOf(category: ConsentCategory, shift: number): (typeof LIFECYCL
   return LIFECYCLES[Math.min(2, earliest + shift)];
 }
 
-describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", () => {
+/** The family settings of a generated tag: its vendor global is `v_{code}` (tag-0 → v_tag_0). */
+function familyOf(code: string, family: (typeof FAMILIES)[number]): Partial<ResolvedTag> {
+  const global = "v_" + code.replace(/-/g, "_");
+  if (family === "none") return {};
+  if (family === "push")
+    return { family: "pushNotifications", pushNotifications: { global, appId: "A-1", initCommand: "init", pageViewCommand: "pageView" }, settings: { x: 1 } };
+  const call = family === "trackerArray" ? ("array" as const) : ("function" as const);
+  return {
+    family: "adTracker",
+    adTracker: { tracker: global, call, pixelId: "P-1", initCommand: "init", trackCommand: "track", events: { purchase: "PURCHASE" }, pageView: "PAGE_VIEW" },
+  };
+}
+
+describe("declared tags: consent x lifecycle x blocks x vendor families (property, 1500 runs)", () => {
   it('"a tag runs only if consent for its category is given", at its lifecycle point, once per page; a late grant loads it; cb-disable, exclusions and GPC stop it', async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (s) => {
@@ -91,6 +123,8 @@ describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", ()
           site: { code: "site", name: "Site", appId: s.appId, spa: false, internal: s.internal },
           exclusions: { ...base.exclusions, appIds: { functional: EXCLUDED.functional!, marketing: EXCLUDED.marketing! } },
         });
+        const listeners: Array<(push: Record<string, unknown>, event: string | undefined) => void> = [];
+        const dataLayer = { get: () => undefined, push() {}, on: (l: (typeof listeners)[number]) => void listeners.push(l) };
         const log = { debug() {}, info() {}, warn() {}, error() {}, entries: [] } as never;
         const consent = consentFor(bundle, win, log);
         const inserted: string[] = [];
@@ -105,8 +139,33 @@ describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", ()
           kind: t.kind,
           src: `https://vendor.example/${t.code}`,
           ...(t.excludeAppIds.length ? { excludeAppIds: t.excludeAppIds } : {}),
+          ...familyOf(t.code, t.family),
         }));
-        const services = { log, monitor: { emit() {} }, consent, loadScript, win: win as never, bundle, page: { host: "site-qa.kiwi.example" } as never };
+        bundle.modules.tags = { enabled: true, tags };
+        const tagFamilies: TagFamilies = {};
+        const services = {
+          log,
+          monitor: { emit() {} },
+          consent,
+          loadScript,
+          win: win as never,
+          bundle,
+          page: { host: "site-qa.kiwi.example" } as never,
+          tagFamilies,
+        };
+        // The families' modules, as boot creates them before module tags, with the same injected registry.
+        const familyServices = { ...services, dataLayer, config: { enabled: true } } as never;
+        if (tags.some((t) => t.family === "adTracker")) createAdTracker(familyServices);
+        if (tags.some((t) => t.family === "pushNotifications")) createPushNotifications(familyServices);
+        /** What each tag's vendor global received: its queue's entries (function stub: each call's arguments). */
+        const vendorCalls = (code: string): unknown[][] => {
+          const v = (win as Record<string, unknown>)["v_" + code.replace(/-/g, "_")] as { q?: ArrayLike<unknown>[] } | unknown[][] | undefined;
+          if (!v) return [];
+          return Array.isArray(v) ? v : ((v as { q?: ArrayLike<unknown>[] }).q ?? []).map((a) => Array.from(a));
+        };
+        const pushes: Array<Step & { type: "push" }> = [];
+        const readyAfter: Record<string, number> = {};
+        const expectedCalls: Record<string, unknown[][]> = {};
         const count = (code: string) =>
           inserted.filter((src) => src.endsWith("/" + code)).length +
           page.document.body.children.filter((el) => el.getAttribute("src") === `https://vendor.example/${code}`).length;
@@ -131,12 +190,44 @@ describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", ()
             if (blocked(t)) expect(n, `${t.code} blocked but inserted`).toBe(0);
             // Liveness: due now and not blocked -> inserted by now.
             if (due && !blocked(t)) expect(n, `${t.code} due but not inserted`).toBe(1);
+            if (t.family === "none") continue;
+            // The vendor's queue and init call exactly when the tag is inserted; the waiting events then (at most 50).
+            if (n === 1 && readyAfter[t.code] === undefined) {
+              readyAfter[t.code] = pushes.length;
+              expectedCalls[t.code] =
+                t.family === "push"
+                  ? [
+                      ["init", { appId: "A-1", x: 1 }],
+                      ["pageView", { path: "/page" }],
+                    ]
+                  : [
+                      ["init", "P-1"],
+                      ["track", "P-1", "PAGE_VIEW", { path: "/page" }],
+                      ...pushes
+                        .filter((p) => p.event === "purchase")
+                        .slice(0, 50)
+                        .map(() => ["track", "P-1", "PURCHASE", { n: 1 }]),
+                    ];
+            }
+            expect(vendorCalls(t.code), `${t.code}'s vendor calls`).toEqual(n === 1 ? expectedCalls[t.code] : []);
           }
+        };
+        const push = (step: Step & { type: "push" }) => {
+          pushes.push(step);
+          for (const t of s.tags) {
+            if (readyAfter[t.code] === undefined) continue;
+            const tag = tags.find((x) => x.code === t.code)!;
+            if (!allowedNow(tag.category)) continue;
+            if (t.family === "push" && step.event === "page-view") expectedCalls[t.code].push(["pageView", { path: "/page" }]);
+            if (t.family.startsWith("tracker") && step.event === "purchase") expectedCalls[t.code].push(["track", "P-1", "PURCHASE", { n: 1 }]);
+          }
+          for (const l of listeners) l({ event: step.event, n: 1 }, step.event);
         };
         for (const tag of tags) loadTag(services, tag);
         check();
         for (const step of s.steps) {
-          if (step.type === "domReady") {
+          if (step.type === "push") push(step);
+          else if (step.type === "domReady") {
             // Each milestone happens once, in page order.
             if (reached < 1) {
               reached = 1;
@@ -165,5 +256,6 @@ describe("declared tags: consent x lifecycle x blocks (property, 1500 runs)", ()
       }),
       { numRuns: 1500 },
     );
-  });
+    // 1500 runs take about 15 s on an idle machine; the shared CI runner is slower.
+  }, 120_000);
 });

@@ -63,6 +63,7 @@ function setup(
   const c = memoryCookies();
   const services: Omit<ModuleServices<unknown>, "config"> = {
     sampling: { rate: 100, sampledIn: () => true },
+    tagFamilies: {},
     win: win as never,
     bundle,
     log,

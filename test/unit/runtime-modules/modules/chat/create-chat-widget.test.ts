@@ -18,6 +18,7 @@ function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {},
   const config = { ...chatConfig({ pages: ["/register-for-an-exam", "/scores", "/sat/registration", "/contact-us"], ...chat }), ...raw };
   const instance = createChatWidget({
     sampling: { rate: 100, sampledIn: () => true },
+    tagFamilies: {},
     config,
     bundle,
     log,

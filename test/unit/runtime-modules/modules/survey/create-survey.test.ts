@@ -18,6 +18,7 @@ function setup(pageOptions: FakePageOptions, survey: Record<string, unknown> = {
   const config = { ...surveyConfig(survey), ...raw };
   const instance = createSurvey({
     sampling: { rate: 100, sampledIn: () => true },
+    tagFamilies: {},
     config,
     bundle,
     log,
