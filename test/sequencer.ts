@@ -33,6 +33,8 @@ export const FILE_MS: Record<string, number> = {
   "test/browser/preview-pushes.test.ts": 41_811,
   "test/unit/generator/publish/promote.test.ts": 33_190,
   "test/unit/generator/config-cache.test.ts": 28_562,
+  // Task "tagsA" (#20): guided help and personalisation, run alone with the heavy lock (build included).
+  "test/browser/tags-vendors.test.ts": 58_100,
 };
 
 export default class LongestFirstSequencer extends BaseSequencer {

@@ -10,6 +10,11 @@
  *   records consume (records at the mock edge: the flow, its flags, the step
  *   time in tenths of a second, the error with type AppCues), and "guidance
  *   widget not available" when the vendor never arrives.
+ * - Personalisation (apclassroom QA): a page view carries the query for
+ *   capture_ddl, the mock edge answers with a proposition, the decision is
+ *   applied (a personalization-decision push) and its display notified at the
+ *   mock edge; without performance consent (or with
+ *   cb-disable-personalization) nothing of it happens; a late grant.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -158,5 +163,115 @@ describe("guided help (apclassroom QA, the shipped catalogue)", () => {
     await tab.waitForMonitor({ type: "tag", tag: "guided-help", state: "loaded" });
     await tab.waitForMonitor({ type: "guidedHelp", tag: "guided-help", state: "unavailable" }, { timeoutMs: 9000 });
     expect((await tab.logEntries()).map((e) => e.message)).toContain("guidance widget not available");
+  });
+});
+
+describe("personalisation (apclassroom QA, the shipped catalogue): the proposition fetch, the decision applied, its display notified", () => {
+  const PROPOSITION = {
+    id: "prop-1",
+    scope: "capture_ddl",
+    scopeDetails: { decisionProvider: "TGT", activity: { id: "act-1" } },
+    items: [
+      {
+        id: "item-1",
+        schema: "https://ns.adobe.com/personalization/json-content-item",
+        data: { id: "item-1", format: "application/json", content: { segment: "returning-student" } },
+      },
+    ],
+  };
+  /** The mock edge: every page view is answered with a capture_ddl proposition, whether it asked or not. */
+  const answerPropositions = () =>
+    (h.web.edge.handler = (r) => {
+      const event = (r.json as Beacon | undefined)?.events?.[0];
+      const handle = event?.xdm.eventType === "web.webpagedetails.pageViews" ? [{ type: "personalization:decisions", payload: [PROPOSITION] }] : [];
+      return { status: 200, body: { requestId: r.query.requestId, handle } };
+    });
+  const edgeEvents = () =>
+    h.web
+      .find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ })
+      .map((r) => (r.json as Beacon & { events: Array<{ query?: any }> }).events[0]);
+  const pageViews = () => edgeEvents().filter((e) => e.xdm.eventType === "web.webpagedetails.pageViews");
+  const displays = () => edgeEvents().filter((e) => e.xdm.eventType === "decisioning.propositionDisplay");
+
+  async function open(groups: string, options: { query?: string; gpc?: boolean } = {}): Promise<TestPage> {
+    const url = h.web.page("https://apclassroom-qa.kiwi.example/classes", { bundle: b.guide }) + (options.query ?? "");
+    const tab = await h.browser.openPage(url, {
+      consentGroups: groups,
+      initScripts: options.gpc ? ["Object.defineProperty(navigator, 'globalPrivacyControl', { get: () => true })"] : [],
+    });
+    await tab.waitForMonitor({ type: "boot", site: "apclassroom" });
+    return tab;
+  }
+
+  it('with performance consent: "a page view carries the query for capture_ddl, the mock edge answers with a proposition, and the display notification follows"; the decision is applied as a data-layer push; storage counts it', async () => {
+    answerPropositions();
+    const tab = await open(groupsFor(["performance"]));
+    await expect.poll(() => displays().length, { timeout: 8000 }).toBe(1);
+    const view = pageViews()[0];
+    expect(view.query.personalization.decisionScopes).toEqual(["capture_ddl"]);
+    expect(view.query.personalization.schemas).toContain("https://ns.adobe.com/personalization/json-content-item");
+    const display = displays()[0];
+    expect(display.xdm._experience).toEqual({
+      decisioning: { propositions: [{ id: "prop-1", scope: "capture_ddl", scopeDetails: PROPOSITION.scopeDetails }], propositionEventType: { display: 1 } },
+    });
+    expect(display.xdm.web.webPageDetails.URL).toBe("https://apclassroom-qa.kiwi.example/classes");
+    const applied = await tab.page.evaluate(() => (window as any).kiwiDataLayer.filter((p: any) => p && p.event === "personalization-decision"));
+    expect(applied).toEqual([
+      { event: "personalization-decision", scope: "capture_ddl", propositionId: "prop-1", content: [{ segment: "returning-student" }] },
+    ]);
+    const stored = await tab.page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith("sitetags.personalization."))
+        .map((k) => JSON.parse(localStorage[k])),
+    );
+    expect(stored).toEqual([{ "prop-1": { count: 1, last: expect.any(Number) } }]);
+    await settle(400);
+    expect(displays()).toHaveLength(1);
+    // No data-layer check complains about the bundle's own push (QA carries them).
+    expect((await tab.logEntries()).filter((e) => /personalization-decision/.test(JSON.stringify(e)))).toEqual([]);
+  });
+
+  const WITHOUT: Array<[string, string, { query?: string; gpc?: boolean }]> = [
+    ["pre-opt-in (necessary only)", groupsFor([]), {}],
+    ["functional, marketing and the program categories, not performance", groupsFor(["functional", "marketing", "programFunctional", "programMarketing"]), {}],
+    ["everything but ?cb-disable-personalization", groupsFor([...CONSENT_CATEGORIES]), { query: "?cb-disable-personalization=1" }],
+  ];
+  it.each(WITHOUT)("without performance consent (%s) nothing of it happens, even when the edge answers a proposition", async (_, groups, options) => {
+    answerPropositions();
+    const tab = await open(groups, options);
+    // Decided: the gate blocked the tag on a page view sent, or no page view goes at all (the SDK consent is not in).
+    await tab.page.waitForFunction(
+      () =>
+        ((window as any).__sitetagsEvents ?? []).some(
+          (e: any) =>
+            (e.type === "tag" && e.tag === "personalization" && e.state === "blocked") ||
+            (e.type === "log" && ["Consent is pending.", "The user declined consent."].includes(e.message)),
+        ),
+      undefined,
+      { timeout: 8000 },
+    );
+    await settle(600);
+    for (const view of pageViews()) expect(view.query).toBeUndefined();
+    expect(displays()).toEqual([]);
+    expect(await tab.page.evaluate(() => (window as any).kiwiDataLayer.filter((p: any) => p && p.event === "personalization-decision").length)).toBe(0);
+  });
+
+  it("a late grant of performance: the queued page view goes with the query, and one display notification follows", async () => {
+    answerPropositions();
+    const tab = await open(groupsFor([]));
+    await tab.waitForMonitor({ type: "log", message: "Consent is pending." }, { timeoutMs: 8000 });
+    expect(pageViews()).toEqual([]);
+    await tab.setConsent(groupsFor(["performance"]));
+    await expect.poll(() => displays().length, { timeout: 8000 }).toBe(1);
+    expect(pageViews().map((v) => v.query.personalization.decisionScopes)).toEqual([["capture_ddl"]]);
+    await settle(400);
+    expect(displays()).toHaveLength(1);
+  });
+
+  it("everything and GPC (a performance tag is not a marketing one): the fetch happens", async () => {
+    answerPropositions();
+    await open(groupsFor([...CONSENT_CATEGORIES]), { gpc: true });
+    await expect.poll(() => displays().length, { timeout: 8000 }).toBe(1);
+    expect(pageViews()[0].query.personalization.decisionScopes).toEqual(["capture_ddl"]);
   });
 });

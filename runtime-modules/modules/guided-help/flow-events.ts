@@ -14,7 +14,10 @@ export function tenthsOfSecond(ms: number): number {
   return ms > 0 ? Math.round(ms / 100) : 0;
 }
 
-const text = (v: unknown): string | undefined => (typeof v === "string" && v ? v : typeof v === "number" && isFinite(v) ? String(v) : undefined);
+/** A non-empty string, or a finite number as a string; else undefined. */
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v ? v : typeof v === "number" && isFinite(v) ? String(v) : undefined;
+}
 
 /**
  * One vendor event (AppCues-like: `(name, event)` with flowId, flowName,
