@@ -35,6 +35,8 @@ export const FILE_MS: Record<string, number> = {
   "test/unit/generator/config-cache.test.ts": 28_562,
   // sampling (#19): run alone on the shared machine.
   "test/browser/sampling.test.ts": 29_000,
+  // Task "tagsA" (#20): guided help and personalisation, run alone with the heavy lock (build included).
+  "test/browser/tags-vendors.test.ts": 58_100,
 };
 
 export default class LongestFirstSequencer extends BaseSequencer {

@@ -57,6 +57,7 @@ export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | u
     thirdPartyCookies: !!analytics?.thirdPartyCookies,
     datastreamOverride: !!analytics?.datastreamOverride,
     configOverrides: !!analytics?.configOverrides && Object.keys(analytics.configOverrides).length > 0,
+    personalization: !!analytics?.personalization,
   };
   return Object.keys(on).filter((name) => on[name as keyof typeof on]);
 }

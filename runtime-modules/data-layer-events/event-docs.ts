@@ -506,4 +506,11 @@ export const EVENT_DOCS = {
         "Performance, Functional, Marketing, Program-Functional or Program-Marketing (any case); without it: 'missing consentType or lifecycleEvent'.",
     },
   },
+  "personalization-decision": {
+    when: "The bundle applies a personalisation decision: the edge answered a page view's proposition fetch (scope capture_ddl) with a proposition.",
+    recordsNothing:
+      "Pushed by the bundle, not by applications: YAML rules and data elements may read the decision's content; its display is notified to the edge (decisioning.propositionDisplay).",
+    example: { scope: "capture_ddl", propositionId: "prop-1", content: [{ segment: "returning-student" }] },
+    notes: { content: "The content of each of the proposition's items, in order." },
+  },
 } satisfies { [E in DataLayerEvent]: EventDoc<E> };

@@ -337,4 +337,6 @@ export const EVENT_SHAPES = {
     status: "enabled|disabled?",
   },
   "load-tags": { consentType: "string", lifecycleEvent: "consent|page-top|dom-ready|window-loaded" },
+  // Task "tagsA" (#20): pushed by the bundle itself when the edge answers a page view's proposition fetch (docs/edge.md).
+  "personalization-decision": { scope: "string", propositionId: "string", content: "unknown[]" },
 } as const satisfies Record<string, Fields>;

@@ -1,6 +1,9 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import { mergeInto } from "../core/merge";
 import { DEMDEX, thirdPartyBrowser, type Obj } from "./protocol";
+import type { personalization } from "./personalization";
+
+export { personalization } from "./personalization";
 
 type Analytics = BundleConfig["analytics"];
 
@@ -19,6 +22,8 @@ export interface EdgeFeatures {
   datastreamOverride?: (analytics: Analytics, meta: Obj) => string;
   /** `analytics.configOverrides`: merged into a request's datastream overrides. */
   configOverrides?: (analytics: Analytics, overrides: Obj) => Obj;
+  /** `analytics.personalization`: a page view's proposition fetch, its decisions applied and their display notified (personalization.ts). */
+  personalization?: typeof personalization;
 }
 
 /** alloy's thirdPartyCookiesEnabled: a new visitor's first request goes to adobedc.demdex.net in Chromium-family browsers. */

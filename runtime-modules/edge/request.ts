@@ -15,7 +15,8 @@ export interface Job {
   action: string;
   payload: Obj;
   created: number;
-  done(status?: number): void;
+  /** The answer's status when it succeeded, and its parsed body. */
+  done(status?: number, answer?: Obj): void;
 }
 
 const NON_FATAL = "The server responded with a non-fatal error:";
@@ -38,6 +39,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   const base: Obj = { com_adobe_analytics: { reportSuites: [a.reportSuite] } };
   const overrides = cleanOverrides(features.configOverrides ? features.configOverrides(a, base) : base);
   // The third-party host ("" when off).
+  const personalize = features.personalization;
   const third = features.thirdPartyCookies;
   const thirdHost = (a.thirdPartyCookies && third && third(win.navigator.userAgent)) || "";
   const migrate = a.idMigration !== false;
@@ -87,6 +89,8 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   }
 
   function request(job: Job, resolve: (status: number | undefined) => void): void {
+    // Personalisation (features.ts): a page view's proposition fetch; its answer comes to the job's done.
+    if (personalize) personalize(ctx, job, request);
     const c = ctx.readJar();
     const identity = !!c[ctx.identity];
     // The closures below hold only the request (URL parts, the serialised body), not the job's payload.
@@ -126,12 +130,12 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
 
     const finish = (reply?: Reply) => {
       let status: number | undefined;
+      let parsed: Obj | undefined;
       if (reply) {
-        let parsed: Obj | undefined;
         try {
-          parsed = reply.text ? JSON.parse(reply.text) : undefined;
+          if (reply.text) parsed = JSON.parse(reply.text);
         } catch (e) {
-          parsed = undefined;
+          // Not JSON: no parsed body (parsed stays undefined).
         }
         const failure = responseFailure(reply.status, reply.text, parsed);
         if (failure) log.warn(failure);
@@ -144,7 +148,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
           }
         }
       }
-      done(status);
+      done(status, parsed);
       resolve(status);
     };
     // Each attempt waits its turn in the send queue; whether it goes by beacon is decided when it goes.

@@ -5,7 +5,7 @@ import * as dataElements from "./data-elements";
 import type { ActionTable } from "./actions";
 import type { ConditionTable } from "./conditions";
 import type { EventTable } from "./events";
-import { configOverrides, datastreamOverride, thirdPartyCookies } from "../edge/features";
+import { configOverrides, datastreamOverride, personalization, thirdPartyCookies } from "../edge/features";
 import type { EdgeFeatures } from "../edge/features";
 import { createSampling } from "../identity/sampling";
 
@@ -77,7 +77,7 @@ export function allRuleFeatures(): {
       elementExists: events.elementExists,
       timer: events.timer,
     },
-    edge: { thirdPartyCookies, datastreamOverride, configOverrides },
+    edge: { thirdPartyCookies, datastreamOverride, configOverrides, personalization },
     elements: { lists: dataElements.lists },
     sampling: { createSampling },
   };

@@ -127,6 +127,19 @@ export const AnalyticsSchema = z
       .boolean()
       .default(true)
       .describe("Read the legacy ECID (AMCV_{orgId}, s_ecid) for a visitor without an identity cookie, and write AMCV_{orgId} for older tags."),
+    personalization: z
+      .strictObject({
+        decisionScopes: z
+          .array(z.string().min(1))
+          .min(1)
+          .default(["capture_ddl"])
+          .describe("The decision scopes a page view asks for (section 7: proposition fetch, scope capture_ddl)."),
+        storage: z.boolean().default(true).describe("Section 9: personalization storage on: each displayed proposition is counted in localStorage."),
+      })
+      .optional()
+      .describe(
+        "Personalisation (a performance tag, code personalization): page views fetch propositions; decisions are applied as personalization-decision pushes and their display notified (docs/edge.md).",
+      ),
   })
   .describe("Analytics ids, report suite and edge domain (per environment).");
 

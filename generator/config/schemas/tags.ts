@@ -19,7 +19,7 @@ import { ConsentCategorySchema, EnvNameSchema, Hostname, HttpsUrl, RegexString, 
 export const TAG_LIFECYCLES = ["pageTop", "domReady", "windowLoaded"] as const;
 
 /** The families whose vendor behaviour needs code: each is a runtime module of that name. */
-export const TAG_FAMILIES = ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications"] as const;
+export const TAG_FAMILIES = ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications", "guidedHelp"] as const;
 export type TagFamily = (typeof TAG_FAMILIES)[number];
 
 export const TagCodeSchema = z
@@ -150,6 +150,47 @@ export const ChatFlowSettingsSchema = z
   .refine((s) => s.trigger !== "click" || !!s.selector, { message: "trigger click needs a selector", path: ["selector"] })
   .describe("The chat-flow popup.");
 
+/** The guided-help flow flags (spec section 3: "flags for impression, step impression, interaction, time spent, complete, dismiss, error"). */
+export const GUIDED_HELP_FLAGS = ["impression", "stepImpression", "interaction", "timeSpent", "complete", "dismiss", "error"] as const;
+/** A guided-help survey's parts (section 3: "Survey variants have impression, score, feedback, dismiss"). */
+export const GUIDED_HELP_SURVEY_PARTS = ["impression", "score", "feedback", "dismiss"] as const;
+
+/**
+ * The guided-help vendor (AppCues-like; spec sections 3 and 8): its window
+ * object, where the bundle listens for every flow event (`on("all",
+ * handler(name, event))`), and which vendor event is which flag. Each flow
+ * event becomes a `guided-help` push (docs/events.md), each survey event a
+ * `guided-help-survey` push, which the site's YAML records consume; "guidance
+ * widget not available" when the object never arrives within `timeout` ms.
+ * The event names are AppCues's (placeholders to confirm with the vendor).
+ */
+export const GuidedHelpSettingsSchema = z
+  .strictObject({
+    api: Identifier.default("kiwiGuide").describe("The vendor's window object (its on(eventName, handler) function)."),
+    listen: z.string().min(1).default("all").describe("The event name that listens to every vendor event (handler(name, event))."),
+    timeout: Ms(120000).default(5000).describe("Milliseconds the vendor object is awaited once the tag loads; then 'guidance widget not available'."),
+    pollInterval: Ms(10000).default(100).describe("Milliseconds between the looks for the vendor object."),
+    flowEvents: z
+      .record(z.string().min(1), z.enum(GUIDED_HELP_FLAGS))
+      .default({
+        flow_started: "impression",
+        step_started: "stepImpression",
+        step_interacted: "interaction",
+        form_submitted: "interaction",
+        step_completed: "timeSpent",
+        flow_completed: "complete",
+        flow_skipped: "dismiss",
+        flow_error: "error",
+        step_error: "error",
+      })
+      .describe("Vendor flow event name -> the flag its guided-help push carries."),
+    surveyEvents: z
+      .record(z.string().min(1), z.enum(GUIDED_HELP_SURVEY_PARTS))
+      .default({ nps_survey_started: "impression", nps_score: "score", nps_feedback: "feedback", nps_ask_me_later_selected: "dismiss" })
+      .describe("Vendor survey event name -> the part its guided-help-survey push carries."),
+  })
+  .describe("The guided-help vendor's flow events, turned into guided-help and guided-help-survey pushes.");
+
 export const TagSchema = z
   .strictObject({
     enabled: z.boolean().default(true),
@@ -188,6 +229,7 @@ export const TagSchema = z
     adTracker: AdTrackerSettingsSchema.optional(),
     chatFlow: ChatFlowSettingsSchema.optional(),
     pushNotifications: PushNotificationsSettingsSchema.optional(),
+    guidedHelp: GuidedHelpSettingsSchema.optional(),
   })
   .describe("One third-party tag.");
 
@@ -214,6 +256,7 @@ export const ResolvedTagSchema = z.strictObject({
   adTracker: AdTrackerSettingsSchema.optional(),
   chatFlow: ChatFlowSettingsSchema.optional(),
   pushNotifications: PushNotificationsSettingsSchema.optional(),
+  guidedHelp: GuidedHelpSettingsSchema.optional(),
 });
 export type ResolvedTag = z.output<typeof ResolvedTagSchema>;
 
@@ -237,4 +280,5 @@ export const TagModulesShape = {
   adTracker: TagFamilyModuleSchema.optional(),
   chatFlow: TagFamilyModuleSchema.optional(),
   pushNotifications: TagFamilyModuleSchema.optional(),
+  guidedHelp: TagFamilyModuleSchema.optional(),
 };

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { build } from "../../../generator/bundle/build.js";
 import { registry } from "../../../runtime-modules/registry";
 
-const TAG_MODULES = ["tags", "rum", "beacon", "adTracker", "chatFlow", "pushNotifications"] as const;
+const TAG_MODULES = ["tags", "rum", "beacon", "adTracker", "chatFlow", "pushNotifications", "guidedHelp"] as const;
 
 const settings = (tags: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   SettingsSchema.parse({
@@ -82,15 +82,15 @@ describe("consent setup that never grants a category", () => {
 });
 
 describe("the shipped catalogue", () => {
-  it("declares every family, all off in sites/_org.yaml; QA bundles switch them on (newsroom, landing, k12admin), production none", async () => {
+  it("declares every family, all off in sites/_org.yaml; QA bundles switch them on (newsroom, landing, k12admin; apclassroom guided help), production none", async () => {
     const catalogue = await loadCatalogue({ sitesDir: join(REPO, "sites"), moduleNames: MODULE_NAMES });
     expect(catalogue.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const withTags = catalogue.bundles.filter((b) => b.modules.includes("tags")).map((b) => `${b.site}/${b.env}`);
-    expect(withTags.sort()).toEqual(["k12admin/qa", "landing/qa", "newsroom/qa"]);
+    expect(withTags.sort()).toEqual(["apclassroom/qa", "k12admin/qa", "landing/qa", "newsroom/qa"]);
     const families = new Set(
-      catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications"].includes(m))),
+      catalogue.bundles.flatMap((b) => b.modules.filter((m) => ["rum", "beacon", "adTracker", "chatFlow", "pushNotifications", "guidedHelp"].includes(m))),
     );
-    expect([...families].sort()).toEqual(["adTracker", "beacon", "chatFlow", "pushNotifications", "rum"]);
+    expect([...families].sort()).toEqual(["adTracker", "beacon", "chatFlow", "guidedHelp", "pushNotifications", "rum"]);
     for (const b of catalogue.bundles) if (!b.modules.includes("tags")) expect(JSON.stringify(b.config)).not.toContain('"tags"');
   });
 });
@@ -103,7 +103,7 @@ describe("tree-shaking: a bundle that declares no tag of a family carries none o
         sitesDir: join(REPO, "sites"),
         outDir,
         cacheDir: join(REPO, ".sitetags-cache"),
-        sites: ["newsroom", "landing"],
+        sites: ["newsroom", "landing", "apclassroom"],
         envs: ["qa", "prod"],
       });
       expect(result.ok).toBe(true);
@@ -112,7 +112,8 @@ describe("tree-shaking: a bundle that declares no tag of a family carries none o
       const none = (text: string) => TAG_MODULES.every((m) => registry[m].markers.every((marker) => !text.includes(marker)));
       expect(markers(code("newsroom", "qa")).sort()).toEqual(["beacon", "chatFlow", "rum", "tags"]);
       expect(markers(code("landing", "qa")).sort()).toEqual(["adTracker", "pushNotifications", "tags"]);
-      for (const site of ["newsroom", "landing"]) {
+      expect(markers(code("apclassroom", "qa")).sort()).toEqual(["guidedHelp", "tags"]);
+      for (const site of ["newsroom", "landing", "apclassroom"]) {
         expect(none(code(site, "prod")), `${site}/prod`).toBe(true);
         expect(code(site, "prod")).not.toContain("sitetags-tag-");
       }

@@ -153,7 +153,9 @@ describe("the table", () => {
       expect(spec, phrase).toContain(phrase);
       for (const name of names) expect(events, `${phrase} -> ${name}`).toContain(name);
     }
-    expect(new Set(coverage.flatMap(([, names]) => names))).toEqual(new Set(events));
+    // Task "tagsA" (#20): pushed by the bundle itself, not an entity of sections 1 and 3: section 7's "proposition fetch (scope capture_ddl)" answered (docs/edge.md).
+    const bundlePushes = ["personalization-decision"];
+    expect(new Set(coverage.flatMap(([, names]) => names))).toEqual(new Set(events.filter((e) => !bundlePushes.includes(e))));
   });
 });
 
