@@ -14,12 +14,16 @@ const TAG = "chat";
 /**
  * Loads the site's chat widget script on its configured pages, once its
  * consent category (functional by default) is allowed. Commands:
- * `isLoaded()`, and `open()`, which clicks the launcher element
- * (launcherSelector) once the widget has loaded; true when it did.
+ * `isLoaded()`, and `open()`, the page's chat link: it clicks the launcher
+ * element (launcherSelector) once the widget has loaded. A link followed
+ * before the widget or its launcher is there is kept timing.widgetLink ms
+ * (issue #19), the launcher looked for every timing.retryInterval ms; the
+ * promise says whether it was clicked.
  */
 export function createChatWidget(services: ModuleServices<ChatModuleConfig>): ModuleInstance {
-  const { config, log, page } = services;
-  const doc = services.win.document;
+  const { config, log, page, win } = services;
+  const timing = services.bundle.timing;
+  const doc = win.document;
   let loaded = false;
   let launcher = config.launcherSelector;
   if (launcher && !isValidSelector(doc, launcher)) {
@@ -28,19 +32,22 @@ export function createChatWidget(services: ModuleServices<ChatModuleConfig>): Mo
   }
   const commands = {
     isLoaded: () => loaded,
-    open(): boolean {
-      if (!loaded) {
-        log.warn(WIDGET_NOT_LOADED, { tag: TAG });
-        return false;
-      }
-      const element = launcher ? doc.querySelector<HTMLElement>(launcher) : null;
-      if (!element) {
-        log.warn(NO_TRIGGER_ELEMENT, { tag: TAG, selector: launcher });
-        return false;
-      }
-      element.click();
-      return true;
-    },
+    open: (): Promise<boolean> =>
+      new Promise((resolve) => {
+        let waited = 0;
+        const attempt = () => {
+          const element = loaded && launcher ? doc.querySelector<HTMLElement>(launcher) : null;
+          if (element) {
+            element.click();
+            resolve(true);
+          } else if ((waited += timing.retryInterval) <= timing.widgetLink) win.setTimeout(attempt, timing.retryInterval);
+          else {
+            log.warn(loaded ? NO_TRIGGER_ELEMENT : WIDGET_NOT_LOADED, { tag: TAG, selector: launcher, ms: timing.widgetLink });
+            resolve(false);
+          }
+        };
+        attempt();
+      }),
   };
 
   if (tagDisabled(page.query, TAG)) skipTag(services, TAG, TAG_DISABLED);
