@@ -72,6 +72,7 @@ export function allRuleFeatures(): {
       routeChange: events.routeChange,
       elementExists: events.elementExists,
       timer: events.timer,
+      noPush: events.noPush,
     },
     edge: { thirdPartyCookies, datastreamOverride, configOverrides },
     elements: { lists: dataElements.lists },
