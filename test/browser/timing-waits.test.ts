@@ -44,7 +44,7 @@ envs:
   perf: { timing: { ${SHORT}, retryInterval: 1100 } }
 rules:
   - { id: started, name: Rules started, events: [{ type: libraryLoaded }], actions: [{ type: pushDataLayer, data: { event: lab-started } }] }
-  - { id: chat-link, name: The page's chat link at once, events: [{ type: libraryLoaded }], actions: [{ type: command, module: chat, name: open, timeout: 8000 }] }
+  - { id: chat-link, name: The page's chat link at once, events: [{ type: libraryLoaded }], actions: [{ type: command, module: chat, name: open }] }
 ${send("mark", "{ type: timer, delay: 2000 }")}
 ${send("failover", "{ type: noPush, event: app-ready, wait: failover }")}
 ${send("failover-track", "{ type: noPush, event: order-result, after: order-submit, wait: failoverTrack }", "failoverTrack")}

@@ -17,12 +17,12 @@ const TAG = "chat";
  * `isLoaded()`, and `open()`, the page's chat link: it clicks the launcher
  * element (launcherSelector) once the widget has loaded. A link followed
  * before the widget or its launcher is there is kept timing.widgetLink ms
- * (issue #19), the launcher looked for every timing.retryInterval ms; the
- * promise says whether it was clicked.
+ * (issue #19), the launcher looked for every timing.retryInterval ms, and
+ * clicked when it comes, or the link given up with a log line; open()
+ * answers whether it clicked at once.
  */
 export function createChatWidget(services: ModuleServices<ChatModuleConfig>): ModuleInstance {
   const { config, log, page, win } = services;
-  const timing = services.bundle.timing;
   const doc = win.document;
   let loaded = false;
   let launcher = config.launcherSelector;
@@ -32,29 +32,24 @@ export function createChatWidget(services: ModuleServices<ChatModuleConfig>): Mo
   }
   const commands = {
     isLoaded: () => loaded,
-    open: (): Promise<boolean> =>
-      new Promise((resolve) => {
-        let waited = 0;
-        const attempt = () => {
-          const element = loaded && launcher ? doc.querySelector<HTMLElement>(launcher) : null;
-          if (element) {
-            element.click();
-            resolve(true);
-          } else if ((waited += timing.retryInterval) <= timing.widgetLink) win.setTimeout(attempt, timing.retryInterval);
-          else {
-            log.warn(loaded ? NO_TRIGGER_ELEMENT : WIDGET_NOT_LOADED, { tag: TAG, selector: launcher, ms: timing.widgetLink });
-            resolve(false);
-          }
-        };
-        attempt();
-      }),
+    open(): boolean {
+      const { retryInterval, widgetLink } = services.bundle.timing;
+      let waited = 0;
+      const attempt = () => {
+        const element = loaded && launcher && doc.querySelector<HTMLElement>(launcher);
+        if (element) element.click();
+        else if ((waited += retryInterval) <= widgetLink) win.setTimeout(attempt, retryInterval);
+        else log.warn(loaded ? NO_TRIGGER_ELEMENT : WIDGET_NOT_LOADED, { tag: TAG });
+        return !!element;
+      };
+      return attempt();
+    },
   };
 
   if (tagDisabled(page.query, TAG)) skipTag(services, TAG, TAG_DISABLED);
   else if (!matchesPage(page.path, config.pages, config.pagePatterns)) skipTag(services, TAG, PATH_DOES_NOT_MATCH_ROUTE, { path: page.path });
   else {
-    const attributes: Record<string, string> = {};
-    if (config.deploymentId) attributes["data-deployment-id"] = config.deploymentId;
+    const attributes: Record<string, string> = config.deploymentId ? { "data-deployment-id": config.deploymentId } : {};
     embedTag(services, TAG, config.consent, config.scriptSrc, { id: CHAT_SCRIPT_ID, attributes }, () => {
       loaded = true;
     });
