@@ -33,6 +33,7 @@ export const FILE_MS: Record<string, number> = {
   "test/browser/preview-pushes.test.ts": 41_811,
   "test/unit/generator/publish/promote.test.ts": 33_190,
   "test/unit/generator/config-cache.test.ts": 28_562,
+  "test/browser/timing-waits.test.ts": 40_000,
 };
 
 export default class LongestFirstSequencer extends BaseSequencer {
