@@ -34,15 +34,14 @@ export function createChatWidget(services: ModuleServices<ChatModuleConfig>): Mo
     isLoaded: () => loaded,
     open(): boolean {
       const { retryInterval, widgetLink } = services.bundle.timing;
-      let waited = 0;
-      const attempt = () => {
+      const attempt = (left: number) => {
         const element = loaded && launcher && doc.querySelector<HTMLElement>(launcher);
         if (element) element.click();
-        else if ((waited += retryInterval) <= widgetLink) win.setTimeout(attempt, retryInterval);
+        else if (left > 0) win.setTimeout(() => attempt(left - retryInterval), retryInterval);
         else log.warn(loaded ? NO_TRIGGER_ELEMENT : WIDGET_NOT_LOADED, { tag: TAG });
         return !!element;
       };
-      return attempt();
+      return attempt(widgetLink);
     },
   };
 
@@ -50,9 +49,7 @@ export function createChatWidget(services: ModuleServices<ChatModuleConfig>): Mo
   else if (!matchesPage(page.path, config.pages, config.pagePatterns)) skipTag(services, TAG, PATH_DOES_NOT_MATCH_ROUTE, { path: page.path });
   else {
     const attributes: Record<string, string> = config.deploymentId ? { "data-deployment-id": config.deploymentId } : {};
-    embedTag(services, TAG, config.consent, config.scriptSrc, { id: CHAT_SCRIPT_ID, attributes }, () => {
-      loaded = true;
-    });
+    embedTag(services, TAG, config.consent, config.scriptSrc, { id: CHAT_SCRIPT_ID, attributes }, () => (loaded = true));
   }
   return { commands };
 }
