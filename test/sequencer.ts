@@ -37,6 +37,7 @@ export const FILE_MS: Record<string, number> = {
   "test/browser/sampling.test.ts": 29_000,
   // Task "tagsA" (#20): guided help and personalisation, run alone with the heavy lock (build included).
   "test/browser/tags-vendors.test.ts": 58_100,
+  "test/browser/timing-waits.test.ts": 40_000,
 };
 
 export default class LongestFirstSequencer extends BaseSequencer {

@@ -39,7 +39,7 @@ export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
 };
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
-export const SOURCED_EVENTS = ["domReady", "windowLoaded", "click", "routeChange", "elementExists", "timer"];
+export const SOURCED_EVENTS = ["domReady", "windowLoaded", "click", "routeChange", "elementExists", "timer", "noPush"];
 
 function addCondition(condition: RuleCondition, into: Set<string>): void {
   into.add(condition.type);

@@ -14,6 +14,11 @@
  * - In production bundles, rule names: the runtime reads a rule's name only
  *   for the monitor's `rule` event, which then carries the rule's id alone
  *   (the preview shows the id where a name is missing).
+ * - The timing values only a capability the bundle may not carry reads
+ *   (issue #19, docs/runtime.md "Timing values"): failover, failoverTrack,
+ *   trackStage and loading unless a noPush rule event waits by it;
+ *   widgetLink without the chat module; retryAttempts without the chat-flow
+ *   popup; retryInterval without either.
  */
 import type { BundleConfig } from "../config/bundle-config.js";
 import { hostMatches } from "../../runtime-modules/core/host-match.js";
@@ -30,6 +35,19 @@ export function entriesOverlap(a: string, b: string): boolean {
   return sa.endsWith(sb) || sb.endsWith(sa);
 }
 
+/** The timing values the bundle can read (see above). */
+export function trimTiming(config: Pick<BundleConfig, "timing" | "rules" | "modules">): BundleConfig["timing"] {
+  const timing: Partial<BundleConfig["timing"]> = { ...config.timing };
+  const waits = config.rules.flatMap((rule) => rule.events.map((event) => (event.type === "noPush" ? event.wait : "")));
+  for (const wait of ["failover", "failoverTrack", "trackStage", "loading"] as const) if (!waits.includes(wait)) delete timing[wait];
+  const chat = !!config.modules.chat;
+  const chatFlow = !!config.modules.chatFlow;
+  if (!chat) delete timing.widgetLink;
+  if (!chatFlow) delete timing.retryAttempts;
+  if (!chat && !chatFlow) delete timing.retryInterval;
+  return timing as BundleConfig["timing"];
+}
+
 /** The config as the bundle inlines it (see above); the input is left unchanged. */
 export function trimConfig(config: BundleConfig): BundleConfig {
   const own = config.hosts[config.env] || [];
@@ -41,5 +59,5 @@ export function trimConfig(config: BundleConfig): BundleConfig {
   }
   const rules = config.env === "prod" ? config.rules.map(({ name: _name, ...rule }) => rule as BundleConfig["rules"][number]) : config.rules;
   const dev = config.env === "dev";
-  return { ...config, hosts, envFallback: dev ? config.envFallback : [], envGlobal: dev ? config.envGlobal : undefined, rules };
+  return { ...config, hosts, envFallback: dev ? config.envFallback : [], envGlobal: dev ? config.envGlobal : undefined, rules, timing: trimTiming(config) };
 }

@@ -40,7 +40,8 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 /** The key an event is matched on (dataLayerPush event name, click selector, ...). */
 export function eventKey(event: RuleEvent): string | undefined {
   if (event.type === "tagsLoad") return event.category + ":" + event.lifecycle;
-  if (event.type === "timer") return event.interval !== undefined ? "every " + event.interval + " x" + (event.limit ?? "") : "after " + (event.delay ?? 0);
+  // Keys that only their own source fires (it passes eventKey(event) back): the event's settings, whole.
+  if (event.type === "timer" || event.type === "noPush") return JSON.stringify(event);
   return event.type === "dataLayerPush"
     ? event.event
     : event.type === "directCall"

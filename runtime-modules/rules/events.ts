@@ -11,7 +11,7 @@ export interface EventSources {
   win: Window;
   doc: Document;
   dataLayer: DataLayer;
-  timing: Pick<Timing, "routeChange" | "elementWait" | "elementPoll" | "pageLoad">;
+  timing: Pick<Timing, "routeChange" | "elementWait" | "elementPoll" | "pageLoad" | "failover" | "failoverTrack" | "trackStage" | "loading">;
   log: Logger;
   /** Called on every SPA route change, before the routeChange rules run. */
   onRoute(): void;
@@ -21,7 +21,7 @@ export interface EventSources {
 }
 
 /** The event types that need a listener of their own (the others are the data layer's, direct calls' and the library's). */
-export type SourcedEvent = "domReady" | "windowLoaded" | "click" | "routeChange" | "elementExists" | "timer";
+export type SourcedEvent = "domReady" | "windowLoaded" | "click" | "routeChange" | "elementExists" | "timer" | "noPush";
 
 /**
  * The event sources a bundle carries, by event type: the generated core entry
@@ -147,6 +147,41 @@ export function timer(engine: RuleEngine, src: EventSources): void {
 }
 
 /**
+ * An awaited push that did not come (issue #19): each noPush event waits its
+ * timing value (failover, failoverTrack, trackStage or loading) from the
+ * rules' start, or from every push of its `after` event (again from the last
+ * one), and fires once that wait has passed with no push of its `event`; a
+ * push of `event` ends the wait.
+ */
+export function noPush(engine: RuleEngine, src: EventSources): void {
+  const { win } = src;
+  for (const event of engine.listens("noPush")) {
+    if (event.type !== "noPush") continue;
+    const key = eventKey(event);
+    let timer: number | undefined;
+    const stop = () => {
+      if (timer !== undefined) win.clearTimeout(timer);
+      timer = undefined;
+    };
+    const start = () => {
+      stop();
+      timer = win.setTimeout(
+        guarded(src, () => {
+          timer = undefined;
+          engine.fire("noPush", { key });
+        }),
+        src.timing[event.wait],
+      );
+    };
+    src.dataLayer.on((_, name) => {
+      if (name === event.event) stop();
+      if (name === event.after) start();
+    });
+    if (!event.after) start();
+  }
+}
+
+/**
  * Connects the page to the engine: one listener per kind of event the rules
  * use, nothing for kinds no rule uses (and no code for them: see EventTable).
  * Returns `track(name, detail)` for direct calls. libraryLoaded fires at once.
@@ -155,7 +190,7 @@ export function connectEvents(engine: RuleEngine, src: EventSources): (name: str
   const { doc, win } = src;
   src.dataLayer.on((push, event) => (event === undefined ? engine.fire("dataOnly", { data: push }) : engine.fire("dataLayerPush", { key: event, data: push })));
 
-  // In the table's order (the schema's: domReady, windowLoaded, click, routeChange, elementExists, timer).
+  // In the table's order (the schema's: domReady, windowLoaded, click, routeChange, elementExists, timer, noPush).
   for (const type of Object.keys(src.table) as SourcedEvent[]) if (engine.listens(type).length) src.table[type]!(engine, src);
 
   connectTagLifecycle(engine, { doc, win, consent: src.consent, dataLayer: src.dataLayer, log: src.log });

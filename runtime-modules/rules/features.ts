@@ -76,6 +76,7 @@ export function allRuleFeatures(): {
       routeChange: events.routeChange,
       elementExists: events.elementExists,
       timer: events.timer,
+      noPush: events.noPush,
     },
     edge: { thirdPartyCookies, datastreamOverride, configOverrides, personalization },
     elements: { lists: dataElements.lists },

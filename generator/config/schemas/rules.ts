@@ -36,6 +36,23 @@ export const RuleEventSchema = z.discriminatedUnion("type", [
     "After a delay, or every interval (limit times).",
   ),
   ev(
+    "noPush",
+    {
+      event: z.string().min(1).describe("The data-layer event awaited."),
+      after: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          "Each push of this event starts the wait again (the same name as `event`: the wait runs from its last push); without it, the wait runs once from the rules' start.",
+        ),
+      wait: z
+        .enum(["failover", "failoverTrack", "trackStage", "loading"])
+        .describe("The timing value the wait lasts (docs/runtime.md, timing table): failover, failoverTrack, trackStage or loading."),
+    },
+    "An awaited push that did not come: the wait (timing.<wait>) has passed with no push of `event` since the rules started (or since the last push of `after`).",
+  ),
+  ev(
     "tagsLoad",
     { category: ConsentCategorySchema, lifecycle: z.enum(["pageTop", "domReady", "windowLoaded"]) },
     "Once per page, when the lifecycle point is reached and the category is granted (or a load-tags push asks for the pair).",

@@ -115,7 +115,9 @@ const Ms = (max: number) => z.number().int().min(0, { message: "must not be nega
  * upward." The defaults are section 9's: "cookie widget_shown, lifetime 1
  * day, delay 0, exit threshold 5 px, ready timeout 30000 ms, rate limit 1000
  * ms, path /"; "Retry defaults 10 attempts, 100 ms; element wait 5000 ms,
- * 100 ms poll".
+ * 100 ms poll": the retries, their interval and the element wait are the
+ * bundle's timing values (retryAttempts, retryInterval, elementWait) unless
+ * the tag sets its own.
  */
 export const ChatFlowSettingsSchema = z
   .strictObject({
@@ -143,9 +145,15 @@ export const ChatFlowSettingsSchema = z
     exitThreshold: z.number().int().min(0).max(100).default(5).describe("Exit intent: px from the top of the window."),
     rateLimit: Ms(60000).default(1000).describe("A trigger within this many ms of the last is ignored."),
     readyTimeout: Ms(120000).default(30000).describe("How long the vendor's ready callback is awaited."),
-    retries: z.number().int().min(1).max(100).default(10).describe("Attempts to find the vendor object after its script loaded."),
-    retryInterval: Ms(10000).default(100).describe("Milliseconds between those attempts."),
-    elementWait: Ms(60000).default(5000).describe("How long the trigger element is awaited (polled every retryInterval)."),
+    retries: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Attempts to find the vendor object after its script loaded (default timing.retryAttempts, 10)."),
+    retryInterval: Ms(10000).optional().describe("Milliseconds between those attempts (default timing.retryInterval, 100)."),
+    elementWait: Ms(60000).optional().describe("How long the trigger element is awaited, polled every retryInterval (default timing.elementWait, 5000)."),
   })
   .refine((s) => s.trigger !== "click" || !!s.selector, { message: "trigger click needs a selector", path: ["selector"] })
   .describe("The chat-flow popup.");

@@ -33,7 +33,9 @@ type Vendor = Record<string, unknown> & { ready?: unknown };
  * or the load itself. A trigger shows the popup after `delay` ms unless the
  * cookie (`widget_shown`, path /, `cookieDays`) says it has shown, or the
  * last trigger was within `rateLimit` ms: the vendor's object is looked for
- * `retries` times `retryInterval` apart, its ready(callback) awaited
+ * `retries` times `retryInterval` apart (by default the bundle's
+ * timing.retryAttempts and timing.retryInterval; the trigger element's wait
+ * timing.elementWait), its ready(callback) awaited
  * `readyTimeout` ms, then its `showCommand` is called with the flow id and
  * the cookie written. Every failure is logged, never thrown. Commands:
  * `chatFlowPopup(options?)` (the page's options over the tag's settings,
@@ -41,6 +43,7 @@ type Vendor = Record<string, unknown> & { ready?: unknown };
  */
 export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
   const { win, cookies, log, page, monitor, bundle } = services;
+  const timing = bundle.timing;
   const doc = win.document;
   const w = win as unknown as Record<string, Vendor | undefined>;
   const shown: string[] = [];
@@ -52,7 +55,7 @@ export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>):
     const attempt = () => {
       const api = w[o.api];
       if (!api) {
-        if (++attempts < o.retries) win.setTimeout(attempt, o.retryInterval);
+        if (++attempts < (o.retries || timing.retryAttempts)) win.setTimeout(attempt, o.retryInterval ?? timing.retryInterval);
         else log.warn(timedOutAfter(attempts), { tag: code });
         return;
       }
@@ -121,7 +124,7 @@ export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>):
       const find = () => {
         const element = doc.querySelector(selector);
         if (element) element.addEventListener("click", () => popup(code, o));
-        else if (Date.now() - started < o.elementWait) win.setTimeout(find, o.retryInterval);
+        else if (Date.now() - started < (o.elementWait ?? timing.elementWait)) win.setTimeout(find, o.retryInterval ?? timing.retryInterval);
         else log.warn(NO_TRIGGER_ELEMENT, { tag: code, selector });
       };
       find();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { BundleConfig, EnvName } from "../../../generator/config/bundle-config.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
 import { MODULE_NAMES } from "../../../generator/bundle/build.js";
-import { entriesOverlap, trimConfig } from "../../../generator/bundle/trim-config.js";
+import { entriesOverlap, trimConfig, trimTiming } from "../../../generator/bundle/trim-config.js";
 import { isAuthorizedHost } from "../../../runtime-modules/core/authorize.js";
 import { detectEnvironment } from "../../../runtime-modules/core/environment.js";
 import { hostMatches } from "../../../runtime-modules/core/host-match.js";
@@ -27,6 +27,8 @@ function configOf(env: EnvName, hosts: Partial<Record<EnvName, string[]>>): Bund
     envFallback: [{ pattern: "^(localhost|127\\.0\\.0\\.1)$", env: "dev" }],
     defaultEnv: "prod",
     rules: [],
+    timing: {},
+    modules: {},
   } as unknown as BundleConfig;
 }
 
@@ -81,5 +83,31 @@ describe("the config a bundle inlines (trim-config.ts)", () => {
       expect(JSON.stringify(bundle.config)).not.toBe(JSON.stringify(trimmed));
     }
     expect(dropped).toBeGreaterThan(0);
+  });
+
+  it("issue #19: the timing values a bundle can read stay, the others are left out (the noPush waits its rules name, the chat link's and the popup's retries); on the shipped catalogue", async () => {
+    const catalogue = await loadCatalogue({ sitesDir: SITES, moduleNames: MODULE_NAMES });
+    const always = ["pageLoad", "routeChange", "spaPage", "elementWait", "elementPoll", "ruleTimeout", "startupWait"];
+    const seen = new Set<string>();
+    for (const bundle of catalogue.bundles) {
+      const timing = trimTiming(bundle.config);
+      const waits = bundle.config.rules.flatMap((r) => r.events.flatMap((e) => (e.type === "noPush" ? [e.wait] : [])));
+      const chat = !!bundle.config.modules.chat;
+      const chatFlow = !!bundle.config.modules.chatFlow;
+      const kept = Object.keys(timing).sort();
+      expect(kept).toEqual(
+        [
+          ...always,
+          ...new Set(waits),
+          ...(chat ? ["widgetLink"] : []),
+          ...(chatFlow ? ["retryAttempts"] : []),
+          ...(chat || chatFlow ? ["retryInterval"] : []),
+        ].sort(),
+      );
+      for (const key of kept) expect(timing[key as keyof typeof timing]).toBe(bundle.config.timing[key as keyof typeof timing]);
+      kept.forEach((k) => seen.add(k));
+    }
+    // The catalogue has a bundle that reads each: k12reports the loading wait, the chat sites the chat link's.
+    for (const key of ["loading", "widgetLink", "retryInterval"]) expect(seen.has(key), key).toBe(true);
   });
 });

@@ -66,7 +66,7 @@ describe("bundled runtime", () => {
     const rule = (events: unknown[], actions: unknown[] = [{ type: "pushDataLayer", data: { x: 1 }, waitBeforeNext: false }], conditions: unknown[] = []) =>
       ({ id: "r", name: "r", order: 50, events, conditions, actions }) as unknown as BundleConfig["rules"][number];
     const plain = await bundle([], bundleConfig({ rules: [rule([{ type: "dataLayerPush", event: "x" }])] }));
-    const sources = ["click", "routeChange", "elementExists", "timer", "domReady", "windowLoaded"];
+    const sources = ["click", "routeChange", "elementExists", "timer", "domReady", "windowLoaded", "noPush"];
     // Each event source fires its own type; nothing else in the runtime does.
     for (const type of sources) expect(plain, type).not.toContain(`fire("${type}"`);
     const clicks = await bundle([], bundleConfig({ rules: [rule([{ type: "click", selector: "a.cta" }])] }));

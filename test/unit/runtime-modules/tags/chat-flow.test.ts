@@ -18,7 +18,10 @@ import * as M from "../../../../runtime-modules/core/messages";
 
 type Listener = (e: { clientY: number }) => void;
 
-function setup(settings: Record<string, unknown> = {}, path = "/scores") {
+/** The org's timing values (sites/_org.yaml): the popup's retries and element wait when the tag sets none. */
+const ORG_TIMING = { retryAttempts: 10, retryInterval: 100, elementWait: 5000 };
+
+function setup(settings: Record<string, unknown> = {}, path = "/scores", timing: Record<string, number> = ORG_TIMING) {
   const chatFlow = ChatFlowSettingsSchema.parse({ flowId: "help-1", ...settings });
   const tag = {
     code: "chat-flow",
@@ -56,7 +59,7 @@ function setup(settings: Record<string, unknown> = {}, path = "/scores") {
     config: { enabled: true },
     tagFamilies,
     win: win as unknown as Window,
-    bundle: { modules: { tags: { enabled: true, tags: [tag] } } },
+    bundle: { modules: { tags: { enabled: true, tags: [tag] } }, timing },
     log,
     monitor: { emit: (type: string, d: unknown) => events.push({ type, ...(d as object) }) },
     cookies: {
@@ -119,9 +122,6 @@ describe('section 5: "flow id required; route pattern a regex or false; cookie l
       exitThreshold: 5,
       rateLimit: 1000,
       readyTimeout: 30000,
-      retries: 10,
-      retryInterval: 100,
-      elementWait: 5000,
     });
   });
   it("at run time the page's options are checked the same way: each problem named", () => {
@@ -299,6 +299,27 @@ describe('the vendor: "Retry defaults 10 attempts, 100 ms", "ready timeout 30000
     expect(never.messages()).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(never.messages()).toEqual(["timed out after 10 attempts"]);
+  });
+  it("issue #19: the retries, their interval and the element wait are the bundle's timing values (retryAttempts, retryInterval, elementWait) unless the tag sets its own", () => {
+    const timing = { retryAttempts: 3, retryInterval: 250, elementWait: 1000 };
+    const never = setup({ trigger: "load" }, "/scores", timing);
+    never.hook.loaded!(never.tag);
+    vi.advanceTimersByTime(499);
+    expect(never.messages()).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(never.messages()).toEqual(["timed out after 3 attempts"]);
+
+    const own = setup({ trigger: "load", retries: 2, retryInterval: 50 }, "/scores", timing);
+    own.hook.loaded!(own.tag);
+    vi.advanceTimersByTime(50);
+    expect(own.messages()).toEqual(["timed out after 2 attempts"]);
+
+    const element = setup({ trigger: "click", selector: "#help" }, "/scores", timing);
+    element.hook.loaded!(element.tag);
+    vi.advanceTimersByTime(999);
+    expect(element.messages()).toEqual([]);
+    vi.advanceTimersByTime(250);
+    expect(element.messages()).toEqual([M.NO_TRIGGER_ELEMENT]);
   });
   it("'need a ready function' when the vendor object has none", () => {
     const t = setup({ trigger: "load" });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { BundleConfig } from "../../../../../generator/config/bundle-config.js";
 import { createCookies } from "../../../../../runtime-modules/core/cookies";
 import { createLoadScript } from "../../../../../runtime-modules/core/load-script";
 import { createLogger } from "../../../../../runtime-modules/core/log";
@@ -10,9 +11,15 @@ import { bundleConfig, chatConfig, inertServices, consentFor } from "../../helpe
 import { fakePage, flush, type FakePageOptions } from "../../helpers/fake-page";
 
 /** raw: set after schema parsing, for values the generator would reject but the runtime still guards against. */
-function setup(pageOptions: FakePageOptions, chat: Record<string, unknown> = {}, raw: Record<string, unknown> = {}) {
+function setup(
+  pageOptions: FakePageOptions,
+  chat: Record<string, unknown> = {},
+  raw: Record<string, unknown> = {},
+  timing: Partial<BundleConfig["timing"]> = {},
+) {
   const page = fakePage({ activeGroups: ",C0001,C0003,", ...pageOptions });
-  const bundle = bundleConfig();
+  const defaults = bundleConfig();
+  const bundle = bundleConfig({ timing: { ...defaults.timing, ...timing } });
   const monitor = createMonitor(page.window);
   const log = createLogger(monitor, false);
   const config = { ...chatConfig({ pages: ["/register-for-an-exam", "/scores", "/sat/registration", "/contact-us"], ...chat }), ...raw };
@@ -94,7 +101,7 @@ describe("createChatWidget", () => {
     expect(commands.isLoaded()).toBe(false);
   });
   it("open() clicks the launcher element once the widget has loaded", async () => {
-    const { page, commands, log } = setup({ url: "https://scores.kiwi.example/scores" }, { launcherSelector: "#chat-launcher" });
+    const { page, commands, log } = setup({ url: "https://scores.kiwi.example/scores" }, { launcherSelector: "#chat-launcher" }, {}, { widgetLink: 0 });
     expect(commands.open()).toBe(false);
     expect(log.entries.at(-1)!.message).toBe("widget not loaded");
     page.scripts()[0].onload!();
@@ -105,8 +112,47 @@ describe("createChatWidget", () => {
     expect(commands.open()).toBe(true);
     expect(launcher.clicks).toBe(1);
   });
+  it('issue #19, spec section 9 "widget link 1200": a chat link followed before the widget is there is kept timing.widgetLink ms, looked for every timing.retryInterval ms', async () => {
+    vi.useFakeTimers();
+    try {
+      const { page, commands, log } = setup(
+        { url: "https://scores.kiwi.example/scores" },
+        { launcherSelector: "#chat-launcher" },
+        {},
+        { widgetLink: 1200, retryInterval: 100 },
+      );
+      page.window.setTimeout = (fn: () => void, ms: number) => setTimeout(fn, ms);
+      // The widget and its launcher come 1100 ms after the link: clicked then.
+      expect(commands.open()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1000);
+      page.scripts()[0].onload!();
+      const launcher = page.register("#chat-launcher");
+      expect(launcher.clicks).toBe(0);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(launcher.clicks).toBe(1);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(launcher.clicks).toBe(1);
+
+      // A launcher that never comes: given up at 1200 ms, logged, not before.
+      const other = setup(
+        { url: "https://scores.kiwi.example/scores" },
+        { launcherSelector: "#chat-launcher-2" },
+        {},
+        { widgetLink: 1200, retryInterval: 100 },
+      );
+      other.page.window.setTimeout = (fn: () => void, ms: number) => setTimeout(fn, ms);
+      expect(other.commands.open()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1199);
+      expect(other.log.entries.filter((e) => e.message === "widget not loaded")).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(other.log.entries.at(-1)).toMatchObject({ level: "warn", message: "widget not loaded", data: { tag: "chat" } });
+      expect(log.entries.filter((e) => e.message === "widget not loaded")).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
   it('"A CSS or DOM selector is checked for validity before use": an invalid launcher selector is logged as "selector not valid" and never used', async () => {
-    const { page, commands, log } = setup({ url: "https://scores.kiwi.example/scores" }, {}, { launcherSelector: "##bad" });
+    const { page, commands, log } = setup({ url: "https://scores.kiwi.example/scores" }, {}, { launcherSelector: "##bad" }, { widgetLink: 0 });
     expect(log.entries[0]).toMatchObject({ level: "warn", message: "selector not valid", data: { selector: "##bad" } });
     expect(page.scripts()).toHaveLength(1);
     page.scripts()[0].onload!();
