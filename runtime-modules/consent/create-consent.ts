@@ -24,7 +24,7 @@ import { privacyConsentChanges, type PrivacyConsentChange } from "./privacy-chan
 export const CONSENT_EVENT = "consent.onetrust";
 /** `?cb-refresh` forces a fresh evaluation of stored tag statuses. */
 export const REFRESH_PARAM = "cb-refresh";
-const STATUS_PREFIX = "sitetags:tag:";
+export const STATUS_PREFIX = "sitetags:tag:";
 /**
  * Session cookie (host-only, like sessionStorage) that says a tag status is kept this session: without it
  * decide() does not touch sessionStorage, so a first visit's startup touches no storage (issue #21).

@@ -1,9 +1,13 @@
 import type { ConsentCategory, RuleAction } from "../../generator/config/bundle-config.js";
-import type { Analytics, ConsentGate, LoadScript, Logger } from "../core/types";
+import type { Analytics, ConsentGate, Cookies, LoadScript, Logger } from "../core/types";
 import type { Commands } from "../core/globals";
 import type { DataElements } from "./data-elements";
 import { atEarliestLifecycle } from "../core/lifecycle";
 import { firePixel } from "../core/fire-pixel";
+import { readTagStatus } from "../consent/tag-status";
+import { STATUS_COOKIE, STATUS_PREFIX } from "../consent/create-consent";
+import { decodeHistory, encodeHistory, recordTouch } from "../analytics/traffic-source";
+import { HISTORY_COOKIE, LIFETIME_COOKIE } from "../tracking/traffic";
 
 export interface ActionContext {
   analytics: Analytics;
@@ -19,6 +23,8 @@ export interface ActionContext {
   rule?: string;
   /** The action types the bundle carries (the generated entry's table; see ActionTable). */
   table: ActionTable;
+  /** The bundle's cookies (on the apex domain): the trafficTouch action. */
+  cookies?: Cookies;
   /** The runtime's logger (the log action). */
   log?: Logger;
 }
@@ -143,6 +149,39 @@ export function sessionTimer(action: ActionOf<"sessionTimer">, ctx: ActionContex
   }
   for (const k of ["start", "stop", "seconds"]) store.removeItem(key + k);
   if (action.do === "start") store.setItem(key + "start", String(now));
+  return;
+}
+/**
+ * The tag-settings push (spec: "Tag status on a page: enabled or disabled";
+ * "A stored status is reused unless a fresh evaluation is forced"; "status
+ * defaults to enabled"): keeps the status where the consent gate's decide()
+ * reads it (sessionStorage sitetags:tag:KEY, and the session cookie that says
+ * one is kept), so the tag's later checks reuse it until ?cb-refresh. A
+ * disabled status has the reason configuration. The rule's conditions check
+ * the tag key and settings (its log action: 'required data missing').
+ */
+export function tagStatus(action: ActionOf<"tagStatus">, ctx: ActionContext): unknown {
+  const tag = ctx.dataElements.resolve(action.tag);
+  const status = readTagStatus({ status: ctx.dataElements.resolve(action.status) || undefined });
+  if (!tag || !status) return;
+  ctx.doc.defaultView!.sessionStorage.setItem(STATUS_PREFIX + tag, JSON.stringify(status));
+  ctx.doc.cookie = STATUS_COOKIE + "=1; path=/";
+  return;
+}
+/**
+ * The traffic-source push (spec: "a visit with a new campaign different from
+ * the previous is recorded; direct visits do not overwrite an earlier
+ * non-direct one; history expires after 60 days"): the pushed touch recorded
+ * into the history cookie the page views read (analytics/traffic-source.ts,
+ * recordTouch; the lifetime cookie follows on the next page view).
+ */
+export function trafficTouch(action: ActionOf<"trafficTouch">, ctx: ActionContext): unknown {
+  const de = ctx.dataElements;
+  const channel = de.resolve(action.channel);
+  if (!channel || !ctx.cookies) return;
+  const prev = decodeHistory(ctx.cookies.get(HISTORY_COOKIE) || ctx.cookies.get(LIFETIME_COOKIE));
+  const next = recordTouch(prev, { channel, campaign: (action.campaign && de.resolve(action.campaign)) || undefined }, Date.now(), action.historyDays);
+  if (next !== prev) ctx.cookies.set(HISTORY_COOKIE, encodeHistory(next));
   return;
 }
 export function log(action: ActionOf<"log">, ctx: ActionContext): unknown {

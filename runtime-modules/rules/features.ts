@@ -68,6 +68,8 @@ export function allRuleFeatures(): {
       command: actions.command,
       log: actions.log,
       sessionTimer: actions.sessionTimer,
+      tagStatus: actions.tagStatus,
+      trafficTouch: actions.trafficTouch,
     },
     events: {
       domReady: events.domReady,

@@ -596,6 +596,39 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
     record: { eventType: "kiwi.webVitals", name: "web vitals", variables: { eVar94: "TTFB:good:navigate:12|LCP:good:navigate:1830|CLS:good:navigate:20" } },
   },
   // end rec (web vitals)
+  // Task "rec" (issue 18): the tag-settings and traffic-source pushes, each a rule action only the bundles that declare it carry.
+  "tag-settings": {
+    site: "newsroom",
+    by: "newsroom rules tag-settings (its tagStatus action keeps the status for the tag check), tag-settings-missing",
+    record: { eventType: "kiwi.tagSettings", name: "tag settings:chat", variables: { events: "event130", eVar246: "chat", eVar247: "enabled", eVar248: "qa" } },
+    invalid: [
+      { why: '"Tag settings push needs a tag key and settings": no tagKey', fields: { tagKey: undefined }, log: "required data missing" },
+      { why: '"Tag settings push needs a tag key and settings": no settings', fields: { settings: undefined }, log: "required data missing" },
+      { why: "a status neither enabled nor disabled", fields: { status: "maybe" } },
+    ],
+  },
+  "traffic-source": {
+    site: "events",
+    by: "events rule traffic-source (its trafficTouch action records the touch into the visit's history)",
+    record: {
+      eventType: "kiwi.trafficSource",
+      name: "traffic source:Email",
+      variables: {
+        events: "event131",
+        eVar80: "spring-sat-2025",
+        eVar81: "Email",
+        eVar82: "",
+        eVar83: "",
+        eVar84: "",
+        eVar85: "",
+        eVar87: "msg-42",
+        eVar88: "r-9",
+        eVar89: "s-3",
+      },
+    },
+    invalid: [{ why: "no channel", fields: { channel: undefined } }],
+  },
+  // end rec (tag settings, traffic source)
   // Task "identity" (issue #19): the K12 page; k12-app-user and identity are context (the event table's recordsNothing),
   // proven in test/browser/identity-records.test.ts.
   "k12-app-page": {
@@ -648,15 +681,7 @@ const RECORDED: Partial<Record<DataLayerEvent, Recorded>> = {
 };
 
 /** What is left of issue 18: documented pushes nothing records yet, and what each needs. */
-const NOT_YET: Partial<Record<DataLayerEvent, string>> = {
-  // Task "rec" left both: a listener in the core costs every production bundle (a tag-settings listener in
-  // create-consent.ts measured about +150 B gzip; prod/bigfuture has 140 B left of its 32500), so each needs to be a
-  // feature only the bundles that declare it carry (a rule action, as sessionTimer), with its YAML rule on the sites that push it.
-  "traffic-source":
-    "the push wired to the traffic-source history (the runtime records parameters and referrer itself): a per-feature rule action that records the pushed touch (recordTouch) and a YAML rule that sends it with the traffic variables",
-  "tag-settings":
-    "the push wired to tag status (reuse unless a fresh evaluation is forced): a per-feature rule action that keeps the pushed status where the consent gate's decide() reads it (sitetags:tag:KEY, the status cookie), a YAML rule on the sites with tags, 'required data missing' without tagKey or settings",
-};
+const NOT_YET: Partial<Record<DataLayerEvent, string>> = {};
 
 const EVENTS = Object.keys(EVENT_DOCS) as DataLayerEvent[];
 const contextReason = (e: DataLayerEvent): string | undefined => (EVENT_DOCS[e] as { recordsNothing?: string }).recordsNothing;
@@ -913,6 +938,30 @@ describe("cb-web-event on prod/iam: each kind its rule (rec, issue 18)", () => {
         variables: { ...ANONYMOUS_IDENTITY, events, eVar219: kind },
       });
     });
+});
+
+// Task "rec" (issue 18): what the tag-settings and traffic-source actions keep, on the shipped bundles.
+describe("tag-settings and traffic-source keep what the later checks read (rec, issue 18)", () => {
+  it('tag-settings on prod/newsroom: a pushed disabled status is kept where the tag check reads it ("a stored status is reused unless a fresh evaluation is forced")', async () => {
+    const tab = await pushOnPage(RECORDED["tag-settings"]!, pushOf("tag-settings", { status: "disabled" }));
+    const all = await beaconCount(2);
+    expect(recordOf(all[1]).variables.eVar247).toBe("disabled");
+    const kept = await tab.page.evaluate(() => [sessionStorage.getItem("sitetags:tag:chat"), document.cookie]);
+    expect(JSON.parse(kept[0]!)).toEqual({ status: "disabled", reason: "configuration" });
+    expect(kept[1]).toContain("sitetags_tag_status=1");
+  });
+  it('traffic-source on prod/events: the pushed touch is in the next page view\'s history ("a visit with a new campaign different from the previous is recorded")', async () => {
+    const r = RECORDED["traffic-source"]!;
+    const tab = await pushOnPage(r, pushOf("traffic-source"));
+    await beaconCount(2);
+    const host = bundles[r.site].config.hosts.prod![0];
+    await tab.goto(h.web.page(`https://${host}/next`, { bundle: bundles[r.site] }));
+    // The first page's web vitals go as it is left: the next page view is the second page-view record.
+    const views = async () => (await beaconCount(0)).map(recordOf).filter((b) => b.eventType === "web.webpagedetails.pageViews");
+    for (let i = 0; i < 200 && (await views()).length < 2; i++) await settle(25);
+    // The first page was a direct visit (no referrer, no tracking code): first channel Direct; the pushed Email touch is the latest.
+    expect((await views())[1]?.variables).toMatchObject({ eVar86: "spring-sat-2025", eVar90: "Direct", eVar91: "Email" });
+  });
 });
 
 // Task "tags" (#20 guided help): every flag at once on one page, and the flow error's application error.

@@ -226,6 +226,30 @@ export const RuleActionSchema = z.discriminatedUnion("type", [
       "A timer kept in session storage (across the pages of a visit): start keeps the time; stop keeps the stop time and the seconds between (0 when not a number: never started); reset forgets all three. Data elements read them: sessionStorage: sitetags:timer:NAME:start, :stop, :seconds.",
     ),
   z
+    .strictObject({
+      type: z.literal("tagStatus"),
+      tag: z.string().min(1).describe("The tag key (tokens allowed: %tagKey%)."),
+      status: z
+        .string()
+        .default("")
+        .describe('enabled or disabled (tokens allowed); empty is enabled ("status defaults to enabled"); anything else keeps nothing.'),
+      ...step,
+    })
+    .describe(
+      'Keep a tag\'s status for the session where the tag check reads it (sessionStorage sitetags:tag:KEY): "a stored status is reused unless a fresh evaluation is forced" (?cb-refresh); a pushed disabled status blocks the tag (reason configuration), an enabled one never unblocks what a fresh check blocks.',
+    ),
+  z
+    .strictObject({
+      type: z.literal("trafficTouch"),
+      channel: z.string().min(1).describe("The touch's channel (tokens allowed: %channel%); empty records nothing."),
+      campaign: z.string().optional().describe("The touch's campaign (tokens allowed)."),
+      historyDays: z.number().int().min(1).max(3650).describe("The history's lifetime, as analyticsRules.historyDays (spec: 60)."),
+      ...step,
+    })
+    .describe(
+      "Record a touch into the visit's traffic-source history (the session cookie the page views read): a new campaign is recorded, a direct touch does not overwrite an earlier non-direct one, the history expires historyDays after its latest touch.",
+    ),
+  z
     .strictObject({ type: z.literal("command"), module: z.string().min(1), name: z.string().min(1), args: z.array(z.unknown()).default([]), ...step })
     .describe("Call a module's command."),
 ]);

@@ -14,6 +14,9 @@ import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 import type { RuleCondition } from "../../../../generator/config/bundle-config.js";
 import { featureImports, type FeatureSet } from "../../../../generator/bundle/features.js";
 import { build } from "esbuild";
+import { createConsent } from "../../../../runtime-modules/consent/create-consent";
+import { decodeHistory, encodeHistory } from "../../../../runtime-modules/analytics/traffic-source";
+import { bundleConfig } from "../helpers/config";
 import { fileURLToPath } from "node:url";
 
 afterEach(() => vi.useRealTimers());
@@ -172,6 +175,98 @@ describe("sessionTimer (issue 18: career quiz timing)", () => {
   });
 });
 
+/** Task "rec" (issue 18): the tag-settings and traffic-source pushes' actions (sites/newsroom.yaml, sites/events.yaml). */
+function storage() {
+  const store = new Map<string, string>();
+  return {
+    store,
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => void store.set(k, v),
+    removeItem: (k: string) => void store.delete(k),
+  };
+}
+/** A data-elements stub: %name% tokens read from the push. */
+const fromPush = (push: Record<string, string | undefined>) => ({
+  resolve: (text: string) => text.replace(/%(\w+)%/g, (_m, k: string) => push[k] ?? ""),
+});
+
+describe('tagStatus (tag-settings push: "A stored status is reused unless a fresh evaluation is forced")', () => {
+  function pageWith(push: Record<string, string | undefined>, search = "") {
+    const sessionStorage = storage();
+    const doc = { cookie: "", referrer: "" } as { cookie: string; referrer: string; defaultView?: unknown };
+    const win = {
+      location: { hostname: "newsroom.kiwi.example", search },
+      navigator: { userAgent: "test" },
+      document: doc,
+      sessionStorage,
+      addEventListener() {},
+      setTimeout: () => 0,
+    } as unknown as Window;
+    doc.defaultView = win;
+    const ctx = { doc, dataElements: fromPush(push), table: allRuleFeatures().actions } as unknown as ActionContext;
+    runAction(RuleActionSchema.parse({ type: "tagStatus", tag: "%tagKey%", status: "%status%" }), ctx);
+    const consent = createConsent({
+      config: bundleConfig(),
+      win,
+      log: { enabled: false, debug() {}, info() {}, warn() {}, error() {} },
+      monitor: { emit() {} },
+      loadScript: () => new Promise(() => {}),
+    } as never);
+    return { stored: sessionStorage.store, decide: () => consent.decide("chat", "functional") };
+  }
+  it("a pushed disabled status is kept where the tag check reads it, and reused: the tag is blocked (stored-status, reason configuration)", () => {
+    const p = pageWith({ tagKey: "chat", status: "disabled" });
+    expect(Object.fromEntries(p.stored)).toEqual({ "sitetags:tag:chat": JSON.stringify({ status: "disabled", reason: "configuration" }) });
+    expect(p.decide()).toMatchObject({ allowed: false, reason: "stored-status", detail: "configuration" });
+  });
+  it("?cb-refresh forces a fresh evaluation: the stored status is not reused", () => {
+    const p = pageWith({ tagKey: "chat", status: "disabled" }, "?cb-refresh");
+    expect(p.decide().reason).not.toBe("stored-status");
+  });
+  it.each([
+    ['"status defaults to enabled": no status keeps enabled', { tagKey: "chat" }, { "sitetags:tag:chat": '{"status":"enabled"}' }],
+    ["a status neither enabled nor disabled keeps nothing", { tagKey: "chat", status: "maybe" }, {}],
+    ["no tag key keeps nothing", { status: "disabled" }, {}],
+  ])("%s", (_what, push, expected) => {
+    expect(Object.fromEntries(pageWith(push).stored)).toEqual(expected);
+  });
+});
+
+describe("trafficTouch (traffic-source push: the pushed touch into the visit's history)", () => {
+  function touch(push: Record<string, string | undefined>, history?: string) {
+    const jar: Record<string, string> = history ? { kiwi_ts: history } : {};
+    const cookies = { get: (n: string) => jar[n], set: (n: string, v: string) => void (jar[n] = v), remove: (n: string) => void delete jar[n] };
+    const ctx = { doc: {}, cookies, dataElements: fromPush(push), table: allRuleFeatures().actions } as unknown as ActionContext;
+    runAction(RuleActionSchema.parse({ type: "trafficTouch", channel: "%channel%", campaign: "%campaign%", historyDays: 60 }), ctx);
+    return jar.kiwi_ts === undefined ? undefined : decodeHistory(jar.kiwi_ts);
+  }
+  const t = 1_700_000_000_000;
+  const direct = encodeHistory({ channels: ["Direct"], campaigns: [], first: "Direct", latest: "Direct", t });
+  const email = encodeHistory({ channels: ["Email"], campaigns: ["spring"], first: "Email", latest: "Email", t });
+  it('"a visit with a new campaign different from the previous is recorded"', () => {
+    vi.useFakeTimers({ now: t + 1000 });
+    expect(touch({ channel: "Email", campaign: "spring-sat-2025" }, direct)).toEqual({
+      channels: ["Direct", "Email"],
+      campaigns: ["spring-sat-2025"],
+      first: "Direct",
+      latest: "Email",
+      t: t + 1000,
+    });
+  });
+  it('"direct visits do not overwrite an earlier non-direct one"; the same campaign again is no new touch', () => {
+    vi.useFakeTimers({ now: t + 1000 });
+    expect(touch({ channel: "Direct" }, email)).toEqual(decodeHistory(email));
+    expect(touch({ channel: "Email", campaign: "spring" }, email)).toEqual(decodeHistory(email));
+  });
+  it('"history expires after 60 days": a touch after that starts a new history', () => {
+    vi.useFakeTimers({ now: t + 61 * 86_400_000 });
+    expect(touch({ channel: "SMS" }, email)).toMatchObject({ channels: ["SMS"], campaigns: [], first: "SMS", latest: "SMS" });
+  });
+  it("no channel records nothing", () => {
+    expect(touch({ campaign: "spring" })).toBeUndefined();
+  });
+});
+
 describe("per feature set (a bundle whose rules use neither carries neither)", () => {
   const root = fileURLToPath(new URL("../../../../runtime-modules", import.meta.url));
   /** The rule features of a generated core entry, bundled and minified as the build does. */
@@ -188,6 +283,14 @@ describe("per feature set (a bundle whose rules use neither carries neither)", (
     });
     return out.outputFiles[0].text;
   }
+  it("tagStatus and trafficTouch are in a core only when its rules use them (task rec: 0 B elsewhere)", async () => {
+    const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [], edge: [] });
+    const both = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView", "tagStatus", "trafficTouch"], events: [], edge: [] });
+    for (const marker of ["sitetags:tag:", "kiwi_ts"]) {
+      expect(plain, marker).not.toContain(marker);
+      expect(both, marker).toContain(marker);
+    }
+  });
   it("sessionTimer and dateAge are in a core only when its rules use them", async () => {
     const plain = await core({ conditions: ["dataElement"], actions: ["sendEvent", "sendPageView"], events: [], edge: [] });
     const both = await core({ conditions: ["dataElement", "dateAge"], actions: ["sendEvent", "sendPageView", "sessionTimer"], events: [], edge: [] });
