@@ -52,7 +52,8 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_TAG_TWO_SOURCES: "A tag declares more than one of script, pixel and iframe.",
   CONFIG_TAG_LIFECYCLE_TOO_EARLY:
     "A tag's lifecycle point comes before its category's (performance at page top; functional, program and marketing at DOM ready).",
-  CONFIG_TAG_MODULE_BY_HAND: "modules: names tags, rum, beacon, adTracker, chatFlow, pushNotifications or guidedHelp, which the build switches on from the tags: section.",
+  CONFIG_TAG_MODULE_BY_HAND:
+    "modules: names tags, rum, beacon, adTracker, chatFlow, pushNotifications or guidedHelp, which the build switches on from the tags: section.",
   CONFIG_TAG_TWO_FAMILIES: "A tag declares the settings of more than one family (rum, beacon, adTracker, chatFlow, pushNotifications, guidedHelp).",
   CONFIG_UNKNOWN_SITE: "--site names a site that does not exist (with the nearest site code, if one is close).",
   CONFIG_UNKNOWN_ENV_OPTION: "--env names an environment no selected site has (with the nearest, if the name is no environment at all).",
