@@ -156,7 +156,7 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
       }
     });
   });
-  // Issue 18's capabilities: a dateAge with no bound; a session timer stopped but never started.
+  // Issue 18's capabilities: a dateAge with no bound; a session timer stopped but never started; a traffic touch kept another lifetime than the page views read.
   const started = new Set<string>();
   const active = settings.rules.filter((rule) => !settings.disabledRules.includes(rule.id));
   for (const rule of active) for (const a of rule.actions) if (a.type === "sessionTimer" && a.do === "start") started.add(a.name);
@@ -168,6 +168,8 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     rule.actions.forEach((a, j) => {
       if (a.type === "sessionTimer" && a.do !== "start" && !started.has(a.name))
         report(DIAGNOSTICS.timerNeverStarted(a.name, rule.id), ["rules", i, "actions", j, "name"]);
+      if (a.type === "trafficTouch" && a.historyDays !== settings.analyticsRules.historyDays)
+        report(DIAGNOSTICS.trafficHistoryDays(rule.id, a.historyDays, settings.analyticsRules.historyDays), ["rules", i, "actions", j, "historyDays"]);
     });
   });
   settings.disabledRules.forEach((id, i) => {

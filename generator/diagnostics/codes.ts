@@ -45,6 +45,8 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_UNKNOWN_RULE: "disabledRules names a rule that does not exist.",
   CONFIG_LOOKUP_EMPTY: "A data element's lookup table has no entries.",
   CONFIG_DATE_AGE_NO_BOUND: "A dateAge condition has neither atLeastMonths nor lessThanMonths.",
+  CONFIG_TRAFFIC_HISTORY_DAYS:
+    "A trafficTouch action keeps the traffic history another number of days than analyticsRules.historyDays, which the page views read it by.",
   CONFIG_TIMER_NEVER_STARTED: "A sessionTimer action stops (or resets) a timer that no rule of the site and environment starts.",
   CONFIG_TAG_NEVER_GRANTED:
     "A tag's consent category is one the site's consent setup never grants (no banner script or domain script, or an empty group id for it).",

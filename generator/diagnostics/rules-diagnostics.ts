@@ -67,6 +67,11 @@ export const RULES_DIAGNOSTICS = {
     "CONFIG_DATE_AGE_NO_BOUND",
     () => "a dateAge condition needs atLeastMonths, lessThanMonths or both (without a bound it would pass for any date)",
   ),
+  trafficHistoryDays: factory(
+    "CONFIG_TRAFFIC_HISTORY_DAYS",
+    (rule: string, days: number, historyDays: number) =>
+      `rule "${rule}" keeps the traffic history ${days} days, but analyticsRules.historyDays is ${historyDays}: the page views read the history the touches write, so the two must be equal`,
+  ),
   timerNeverStarted: factory(
     "CONFIG_TIMER_NEVER_STARTED",
     (timer: string, rule: string) =>
