@@ -77,6 +77,29 @@ const variables = (record: { data?: any }) => ({ ...record.data?.__adobe?.analyt
 const identityVariables = (record: { data?: any }) =>
   Object.fromEntries(Object.entries(variables(record)).filter(([k]) => /^eVar2[01]\d$/.test(k) || k === "events"));
 
+/** The signed-in student's (STUDENT's cookies) exact identity map and identity variables, but for the visitor type and the CB web event. */
+const STUDENT_IDENTITY_MAP = {
+  FPID: [{ id: "fp-0001", authenticatedState: "ambiguous", primary: false }],
+  crm_id: [{ id: "crm-5", authenticatedState: "ambiguous", primary: false }],
+  AACUSTOMID: [{ id: "aa-42", authenticatedState: "ambiguous", primary: false }],
+  CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }],
+};
+const STUDENT_VARIABLES = {
+  eVar200: "Logged In",
+  eVar202: "1000234",
+  eVar203: "h-9f8e",
+  eVar204: "st",
+  eVar205: "ECL",
+  eVar206: "ORG-77",
+  eVar207: String(gradYear),
+  eVar208: "3",
+  eVar209: "Student",
+  eVar211: "N",
+  eVar212: "Y",
+  eVar213: "N",
+  eVar217: "Catapult",
+};
+
 async function open(url: string, cookies: string[] | undefined, initScripts: string[] = [], bundle = bigfuture) {
   return h.browser.openPage(h.web.page(url, { bundle, cookies }), { consentGroups: CONSENT.performance, initScripts });
 }
@@ -97,27 +120,10 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
     expect(url.searchParams.get("cbAWSDomains")).toBe("kiwi.example");
     expect(creds.headers.authorization).toBe("Bearer S-123");
 
-    expect(view.xdm.identityMap).toEqual({
-      FPID: [{ id: "fp-0001", authenticatedState: "ambiguous", primary: false }],
-      crm_id: [{ id: "crm-5", authenticatedState: "ambiguous", primary: false }],
-      AACUSTOMID: [{ id: "aa-42", authenticatedState: "ambiguous", primary: false }],
-      CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }],
-    });
+    expect(view.xdm.identityMap).toEqual(STUDENT_IDENTITY_MAP);
     expect(identityVariables(view)).toEqual({
-      eVar200: "Logged In",
+      ...STUDENT_VARIABLES,
       eVar201: "New",
-      eVar202: "1000234",
-      eVar203: "h-9f8e",
-      eVar204: "st",
-      eVar205: "ECL",
-      eVar206: "ORG-77",
-      eVar207: String(gradYear),
-      eVar208: "3",
-      eVar209: "Student",
-      eVar211: "N",
-      eVar212: "Y",
-      eVar213: "N",
-      eVar217: "Catapult",
       // "A login is counted": the CB web event, on the page where it happens.
       eVar219: "login",
       events: "event600",
@@ -184,28 +190,8 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
     await open("https://bigfuture.kiwi.example/", STUDENT, [loginRecord({ firstLogin: Date.now() - 5 * DAY, loggedIn: true })]);
     const view = await pageView();
     // The exact identity fields and variables: the first login's, but Return and no CB web event.
-    expect(view.xdm.identityMap).toEqual({
-      FPID: [{ id: "fp-0001", authenticatedState: "ambiguous", primary: false }],
-      crm_id: [{ id: "crm-5", authenticatedState: "ambiguous", primary: false }],
-      AACUSTOMID: [{ id: "aa-42", authenticatedState: "ambiguous", primary: false }],
-      CBPEOPLEID: [{ id: "1000234", authenticatedState: "authenticated", primary: true }],
-    });
-    expect(identityVariables(view)).toEqual({
-      eVar200: "Logged In",
-      eVar201: "Return",
-      eVar202: "1000234",
-      eVar203: "h-9f8e",
-      eVar204: "st",
-      eVar205: "ECL",
-      eVar206: "ORG-77",
-      eVar207: String(gradYear),
-      eVar208: "3",
-      eVar209: "Student",
-      eVar211: "N",
-      eVar212: "Y",
-      eVar213: "N",
-      eVar217: "Catapult",
-    });
+    expect(view.xdm.identityMap).toEqual(STUDENT_IDENTITY_MAP);
+    expect(identityVariables(view)).toEqual({ ...STUDENT_VARIABLES, eVar201: "Return" });
   });
 
   it('"Identity with non-empty-string id only": a session whose account id is a number or blank sends no CBPEOPLEID', async () => {
@@ -276,22 +262,7 @@ describe("the identity push (shipped prod/bigfuture)", () => {
     const [modal] = await recordsOf("kiwi.modal");
     // The account id stays the sign-in cookies' (the page's 42 is not a non-empty string), so does the graduation year.
     expect(modal.xdm.identityMap.CBPEOPLEID).toEqual([{ id: "1000234", authenticatedState: "authenticated", primary: true }]);
-    expect(identityVariables(modal)).toEqual({
-      eVar200: "Logged In",
-      eVar201: "Return",
-      eVar202: "1000234",
-      eVar203: "h-new",
-      eVar204: "st",
-      eVar205: "ECL",
-      eVar206: "ORG-88",
-      eVar207: String(gradYear),
-      eVar208: "3",
-      eVar209: "Student",
-      eVar211: "N",
-      eVar212: "N",
-      eVar213: "N",
-      eVar217: "Catapult",
-    });
+    expect(identityVariables(modal)).toEqual({ ...STUDENT_VARIABLES, eVar201: "Return", eVar203: "h-new", eVar206: "ORG-88", eVar212: "N" });
     const dropped = (await tab.logEntries()).filter((e) => e.message === "identity value dropped").map((e) => (e.data as any).field);
     expect(dropped.sort()).toEqual(["accountId", "graduationYear", "jobTitleCode", "legacy", "namespace", "roles"]);
 
