@@ -17,7 +17,7 @@ import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVENT_DOCS } from "../../runtime-modules/data-layer-events/event-docs.js";
 import type { DataLayerEvent } from "../../runtime-modules/data-layer-events/types.js";
-import { buildBundles, CONSENT, settle, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import { buildBundles, CONSENT, settle, signInCookies, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -720,6 +720,8 @@ function pushOf(event: DataLayerEvent, fields: Record<string, unknown> = {}): Re
   return push;
 }
 
+/** A signed-in student (the list milestones are a known user's). */
+const SIGNED_IN = signInCookies({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }, { typ: "Bearer", namespace: "st", hashedId: "h-1" });
 const recorded = Object.entries(RECORDED) as Array<[DataLayerEvent, Recorded]>;
 /** Task "rec" (issue 18): "lists on every site that has them, and the no-... list states": each site's item type (majors: the major list). */
 const LIST_SITES: Record<string, { itemType: string; state: string } | "majors"> = {
@@ -758,10 +760,10 @@ beforeAll(async () => {
 }, 600_000);
 
 /** Opens the site's production page, waits for its page view, pushes, and returns the beacons after the page view, and the log. */
-async function pushOnPage(r: Recorded, push: Record<string, unknown>) {
+async function pushOnPage(r: Recorded, push: Record<string, unknown>, cookies?: string[]) {
   const bundle = bundles[r.site];
   const host = bundle.config.hosts.prod![0];
-  const tab = await h.browser.openPage(h.web.page(`https://${host}${r.path ?? "/"}`, { bundle }), {
+  const tab = await h.browser.openPage(h.web.page(`https://${host}${r.path ?? "/"}`, { bundle, cookies }), {
     consentGroups: CONSENT.performance,
     initScripts: r.initScripts,
   });
@@ -887,6 +889,14 @@ describe("lists on every site that has them (rec, issue 18)", () => {
         { eventType: "kiwi.listView", name: "list:view", variables: { events: "event58", eVar101: itemType, prop95: "1", prop97: state } },
       ];
       expect(await records(5)).toEqual(expected.map(withIdentity));
+    });
+    it(`list-milestone on prod/${site}: "List milestones: first, third and sixth item added (known user)": a signed-in visitor's third item carries event61 on the add's beacon, the second none`, async () => {
+      const change = { changeType: "added-list-item", itemType, itemName: "Kiwi Item", itemId: "77", sourceUi: "search", newTotalItemsInList: 3 };
+      const tab = await pushOnPage({ site, by: "", record: RECORDED["list-change"]!.record }, pushOf("list-change", change), SIGNED_IN);
+      await push(tab, pushOf("list-change", { ...change, newTotalItemsInList: 2 }));
+      const [third, second] = await records(3);
+      expect([third!.name, second!.name]).toEqual([`list:add:${itemType}`, `list:add:${itemType}`]);
+      expect([third!.variables.events, second!.variables.events]).toEqual(["event61,event53", "event53"]);
     });
   }
 });
