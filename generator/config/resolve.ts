@@ -69,7 +69,10 @@ export function resolveBundles(
             ...issues,
             ...checkRules({
               settings: parsed.data,
-              enabledModules: Object.keys(parsed.data.modules).filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules]),
+              // The modules written under modules:, and those the enabled tags switch on (their families': a rule may call their commands).
+              enabledModules: Object.keys(parsed.data.modules)
+                .filter((m) => parsed.data.modules[m as keyof typeof parsed.data.modules])
+                .concat(resolveTags(parsed.data, env).families),
               pick,
               where: `${site.code}/${env}`,
             }),

@@ -22,6 +22,7 @@ import {
   CONSENT_CATEGORIES,
   groupsFor,
   settle,
+  signInCookies,
   useBrowserHarness,
   type Bundle,
   type ConsentCategoryName,
@@ -30,6 +31,9 @@ import {
 } from "./harness/index.js";
 
 const h = useBrowserHarness();
+/** A signed-in student, and what the guided-help vendor is told of them. */
+const SIGNED_IN = signInCookies({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }, { typ: "Bearer", namespace: "st", hashedId: "h-1" });
+const IDENTIFIED = { namespace: "st", accountType: "ECL", gradeLevel: "", jobTitle: "Student" };
 
 let b: Record<"guide", Bundle>;
 beforeAll(async () => {
@@ -50,18 +54,19 @@ describe("guided help (apclassroom QA, the shipped catalogue)", () => {
   const SCRIPT = `https://${GUIDE}/kiwi/guide.js`;
   const scriptRequests = () => h.web.find({ host: GUIDE, path: "/kiwi/guide.js" }).length;
   /** The vendor's mock (AppCues-like): on(name, handler); it reports what the page asked of it to its own host; the test plays flow events through __guide.emit. */
-  const mockVendor = () =>
+  const mockVendor = (identify = true) =>
     h.web.script(SCRIPT, {
       body: `(function () {
   var report = function (q) { new Image().src = "https://${GUIDE}/record?" + q; };
   var handlers = [];
   window.kiwiGuide = { on: function (name, fn) { report("on=" + encodeURIComponent(name)); handlers.push(fn); } };
+  if (${identify}) window.kiwiGuide.identify = function (id, props) { report("identify=" + encodeURIComponent(id) + "&props=" + encodeURIComponent(JSON.stringify(props))); };
   window.__guide = { emit: function (name, e) { handlers.forEach(function (fn) { fn(name, e); }); } };
 })();`,
     });
 
-  async function open(groups?: string, query = ""): Promise<TestPage> {
-    const url = h.web.page("https://apclassroom-qa.kiwi.example/page", { bundle: b.guide }) + query;
+  async function open(groups?: string, query = "", cookies?: string[]): Promise<TestPage> {
+    const url = h.web.page("https://apclassroom-qa.kiwi.example/page", { bundle: b.guide, cookies }) + query;
     const tab = await h.browser.openPage(url, { consentGroups: groups });
     await tab.waitForMonitor({ type: "boot", site: "apclassroom" });
     return tab;
@@ -156,6 +161,30 @@ describe("guided help (apclassroom QA, the shipped catalogue)", () => {
     expect(records("kiwi.guidedHelpSurvey")[0].variables).toMatchObject({ events: "event178", eVar230: "s-77", eVar238: "9" });
     expect(await tab.page.evaluate(() => (window as any).sitetags.commands.guidedHelp.guidedHelpPushes().length)).toBe(6);
     expect(await tab.cspViolations()).toEqual([]);
+  });
+
+  it('"no appcues object or identified variables": a signed-in visitor is identified to the vendor (apclassroom\'s YAML rule guided-help-identify: the hashed id and the facts its flows target); an anonymous one is not; a vendor without identify gets the message', async () => {
+    const identified = () =>
+      h.web
+        .find({ host: GUIDE, path: "/record" })
+        .filter((r) => r.query.identify)
+        .map((r) => [r.query.identify, JSON.parse(r.query.props!)]);
+    mockVendor();
+    const signedIn = await open(groupsFor([...CONSENT_CATEGORIES]), "", SIGNED_IN);
+    await signedIn.waitForMonitor({ type: "guidedHelp", state: "identified" });
+    await expect.poll(identified).toEqual([["h-1", IDENTIFIED]]);
+
+    const anonymous = await open(groupsFor([...CONSENT_CATEGORIES]), "?anonymous");
+    await anonymous.waitForMonitor({ type: "guidedHelp", tag: "guided-help", state: "listening" });
+    await settle(400);
+    expect(identified()).toHaveLength(1);
+    expect((await anonymous.logEntries()).map((e) => e.message)).not.toContain("no appcues object or identified variables");
+
+    mockVendor(false);
+    const noIdentify = await open(groupsFor([...CONSENT_CATEGORIES]), "?no-identify", SIGNED_IN);
+    await noIdentify.waitForMonitor({ type: "guidedHelp", tag: "guided-help", state: "listening" });
+    await expect.poll(async () => (await noIdentify.logEntries()).map((e) => e.message)).toContain("no appcues object or identified variables");
+    expect(identified()).toHaveLength(1);
   });
 
   it('"guidance widget not available" when the vendor never arrives (its script loads without it; 5000 ms from the config)', async () => {

@@ -1,13 +1,13 @@
 import type { TagFamilyModuleConfig } from "../../../generator/config/bundle-config.js";
 import type { ModuleInstance, ModuleServices } from "../../core/types";
 import { errorText } from "../../core/log";
-import { COMMAND_FAILED, GUIDANCE_WIDGET_NOT_AVAILABLE } from "../../core/messages";
+import { COMMAND_FAILED, GUIDANCE_WIDGET_NOT_AVAILABLE, NO_APPCUES_OBJECT } from "../../core/messages";
 import { guidedHelpPush, type GuidedHelpSettings } from "./flow-events";
 
 /** The command listing what the vendor's events became; also the module's marker (module.ts). */
 const COMMAND = "guidedHelpPushes";
 
-type Vendor = { on?: unknown };
+type Vendor = { on?: unknown; identify?: unknown };
 
 /**
  * The guided-help vendor (family `guidedHelp` of the declared tags,
@@ -23,11 +23,31 @@ type Vendor = { on?: unknown };
  * step's start (its step-impression event) to its time-spent event, in
  * tenths of a second. A vendor event never throws into the vendor or the
  * page. Command: `guidedHelpPushes()`.
+ *
+ * Command `guidedHelpIdentify(id, properties)`, for a YAML rule (a command
+ * action with the identity's data elements): the signed-in visitor is
+ * identified to the vendor (`identify(id, properties)`) once it is there,
+ * at once if it already is. No id (an anonymous visitor, an empty value), a
+ * vendor without `identify`, or a vendor that never arrives while an
+ * identify waits: "no appcues object or identified variables".
  */
 export function createGuidedHelp(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
   const { win, log, monitor, dataLayer } = services;
   const w = win as unknown as Record<string, Vendor | undefined>;
   const pushes: Array<Record<string, unknown>> = [];
+  /** The vendors found so far, and the identify call waiting for them. */
+  const found: Vendor[] = [];
+  let identity: [id: string, properties: unknown] | undefined;
+  const identify = (api: Vendor) => {
+    if (!identity) return;
+    if (typeof api.identify !== "function") return log.warn(NO_APPCUES_OBJECT, { id: identity[0] });
+    try {
+      (api.identify as (id: string, properties: unknown) => void)(identity[0], identity[1]);
+      monitor.emit("guidedHelp", { state: "identified", id: identity[0] });
+    } catch (e) {
+      log.error(COMMAND_FAILED, { command: "guidedHelpIdentify", error: errorText(e) });
+    }
+  };
   /** When each flow's step started (flowId and step), ms. */
   const steps: Record<string, number> = {};
 
@@ -59,6 +79,8 @@ export function createGuidedHelp(services: ModuleServices<TagFamilyModuleConfig>
         const api = w[o.api];
         if (api && typeof api.on === "function") {
           try {
+            found.push(api);
+            identify(api);
             listen(tag.code, api, o);
           } catch (e) {
             log.error(COMMAND_FAILED, { tag: tag.code, error: errorText(e) });
@@ -66,6 +88,7 @@ export function createGuidedHelp(services: ModuleServices<TagFamilyModuleConfig>
         } else if (Date.now() - started < o.timeout) win.setTimeout(look, o.pollInterval);
         else {
           log.warn(GUIDANCE_WIDGET_NOT_AVAILABLE, { tag: tag.code, api: o.api, ms: o.timeout });
+          if (identity) log.warn(NO_APPCUES_OBJECT, { tag: tag.code, id: identity[0] });
           monitor.emit("guidedHelp", { tag: tag.code, state: "unavailable" });
         }
       };
@@ -74,7 +97,12 @@ export function createGuidedHelp(services: ModuleServices<TagFamilyModuleConfig>
     },
   };
 
-  const commands: Record<string, () => unknown> = {};
+  const commands: Record<string, (...args: unknown[]) => unknown> = {};
   commands[COMMAND] = () => pushes.slice();
+  commands.guidedHelpIdentify = (id?: unknown, properties?: unknown) => {
+    if (typeof id !== "string" || !id) return void log.warn(NO_APPCUES_OBJECT, { id });
+    identity = [id, properties || {}];
+    found.forEach(identify);
+  };
   return { commands };
 }

@@ -7,8 +7,8 @@ export default {
   factory: { file: "create-guided-help", export: "createGuidedHelp" },
   markers: ["guidedHelpPushes"],
   description:
-    "The guided-help vendor (tags: with guidedHelp:): its flow and survey events as guided-help and guided-help-survey pushes (flags, step time in tenths of a second); 'guidance widget not available' when it never arrives.",
-  commands: ["guidedHelpPushes"],
+    "The guided-help vendor (tags: with guidedHelp:): its flow and survey events as guided-help and guided-help-survey pushes (flags, step time in tenths of a second); 'guidance widget not available' when it never arrives; guidedHelpIdentify(id, properties) identifies the signed-in visitor to it ('no appcues object or identified variables').",
+  commands: ["guidedHelpPushes", "guidedHelpIdentify"],
   provides: [],
   settings: TagFamilyModuleSchema,
 } satisfies ModuleManifest<"guidedHelp">;

@@ -49,12 +49,13 @@ function setup(settings: Record<string, unknown> = {}) {
   let handler: ((name: string, event: unknown) => void) | undefined;
   const listened: string[] = [];
   /** The vendor: records what it is asked to listen to. */
-  const vendor = () =>
+  const vendor = (extra: Record<string, unknown> = {}) =>
     (win[guidedHelp.api] = {
       on(name: string, fn: (name: string, event: unknown) => void) {
         listened.push(name);
         handler = fn;
       },
+      ...extra,
     });
   return {
     tag,
@@ -191,6 +192,39 @@ describe("the vendor in the page (fake clock)", () => {
     expect(s.commands.guidedHelpPushes()).toEqual(s.pushed);
     vi.advanceTimersByTime(10_000);
     expect(s.messages()).not.toContain(M.GUIDANCE_WIDGET_NOT_AVAILABLE);
+  });
+  it('guidedHelpIdentify: the visitor identified to the vendor once it arrives, at once when it is there; no id: "no appcues object or identified variables"', () => {
+    const s = setup();
+    const calls: unknown[][] = [];
+    s.hook.prepare!(s.tag);
+    s.commands.guidedHelpIdentify!("h-1", { namespace: "st" });
+    expect(calls).toEqual([]);
+    s.vendor({ identify: (...args: unknown[]) => calls.push(args) });
+    vi.advanceTimersByTime(100);
+    expect(calls).toEqual([["h-1", { namespace: "st" }]]);
+    s.commands.guidedHelpIdentify!("h-2");
+    expect(calls).toEqual([
+      ["h-1", { namespace: "st" }],
+      ["h-2", {}],
+    ]);
+    for (const id of [undefined, "", 42]) s.commands.guidedHelpIdentify!(id);
+    expect(s.messages()).toEqual(Array(3).fill(M.NO_APPCUES_OBJECT));
+    expect(calls).toHaveLength(2);
+  });
+  it('"no appcues object or identified variables": a vendor without identify, or none at all while an identify waits', () => {
+    const withoutIdentify = setup();
+    withoutIdentify.vendor();
+    withoutIdentify.hook.prepare!(withoutIdentify.tag);
+    withoutIdentify.commands.guidedHelpIdentify!("h-1", {});
+    vi.advanceTimersByTime(100);
+    expect(withoutIdentify.messages()).toEqual([M.NO_APPCUES_OBJECT]);
+    expect(withoutIdentify.listened).toEqual(["all"]);
+
+    const never = setup();
+    never.hook.prepare!(never.tag);
+    never.commands.guidedHelpIdentify!("h-1", {});
+    vi.advanceTimersByTime(5200);
+    expect(never.messages()).toEqual([M.GUIDANCE_WIDGET_NOT_AVAILABLE, M.NO_APPCUES_OBJECT]);
   });
   it("the vendor's handler never throws into the vendor: a failing push is logged", () => {
     const s = setup();
