@@ -2,7 +2,7 @@
  * Shared builds for the publishing tests: three catalogues of the real sites
  * (bigfuture, clep, go: every environment), built once per test file.
  * A is the catalogue as it is; B changes one bundle (qa/bigfuture's
- * sampling); C changes every bundle (timing.failover in _org.yaml).
+ * sampling); C changes every bundle (timing.startupWait in _org.yaml: a value every bundle inlines; failover is inlined only where a noPush rule waits by it).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +30,7 @@ function edit(file: string, path: string[], value: unknown) {
 export async function buildVariant(variant: "A" | "B" | "C", cacheDir: string): Promise<Built> {
   const sitesDir = copyCatalogue();
   if (variant === "B") edit(join(sitesDir, "bigfuture.yaml"), ["envs", "qa", "sampling"], 7);
-  if (variant === "C") edit(join(sitesDir, "_org.yaml"), ["timing", "failover"], 5001);
+  if (variant === "C") edit(join(sitesDir, "_org.yaml"), ["timing", "startupWait"], 4501);
   const outDir = tempDir(`dist-${variant}`);
   const result = await build({ sitesDir, outDir, cacheDir, sites: SUBSET });
   if (!result.ok) throw new Error(`build ${variant} failed: ${JSON.stringify(result.diagnostics)}`);
