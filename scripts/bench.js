@@ -7,8 +7,12 @@
  *   node scripts/bench.js [case ...] [--runs N] [--smoke] [--list]
  *
  * --smoke runs every case small (one run, one sample per page, 1,000 pushes,
- * a scale of 60 sites) so that npm test proves each case still runs and
- * prints its table; it measures nothing worth reading and writes no results.
+ * the build matrix of one site, a scale of 2 sites, each alloy build made
+ * once) so that npm test proves each case still runs and prints its table; it
+ * measures nothing worth reading and writes no results. (A cold compile of
+ * the whole matrix took about 4 minutes of the smoke run's CPU on two cores;
+ * build.test.ts compiles cold, and the browser tests build every shipped
+ * bundle.)
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -40,6 +44,10 @@ const RUNS = SMOKE ? 1 : Number(parsed.values.runs);
 const SAMPLES = SMOKE ? 1 : RUNS * 3;
 /** Loads per page and run for issue #21's main-thread targets ("median of >= 11 loads, ratio per run"); one in a smoke run. */
 const LOADS = SMOKE ? 1 : 11;
+/** The catalogue the build-matrix case builds: the shipped one, or in a smoke run one of its sites (go, whose YAML the case changes). */
+const MATRIX_SITES = SMOKE ? ["go"] : undefined;
+/** How long the edge case lets a page run after its page-view request before reading its metrics. */
+const SETTLE_MS = SMOKE ? 50 : 500;
 if (!Number.isInteger(RUNS) || RUNS < 1) {
   console.error(`--runs takes a whole number of at least 1, not "${parsed.values.runs}"`);
   process.exit(2);
@@ -70,8 +78,7 @@ async function buildMatrix() {
   const oneSite = [];
   let bundles = [];
   for (let run = 0; run < RUNS; run++) {
-    const sites = tmp("sites");
-    cpSync(join(ROOT, "sites"), sites, { recursive: true });
+    const sites = matrixCatalogue();
     const out = tmp("out");
     const cache = tmp("cache");
     const c = cliBuild(sites, out, cache);
@@ -88,12 +95,12 @@ async function buildMatrix() {
     if (o.built < 1 || o.built > 8) throw new Error(`one-site change rebuilt ${o.built} bundles`);
     for (const d of [sites, out, cache]) rmSync(d, { recursive: true, force: true });
   }
-  const baseline = await esbuildBaseline(RUNS);
+  const baseline = await esbuildBaseline(RUNS, MATRIX_SITES);
   const gz = bundles.map((b) => b.gzipBytes).sort((a, b) => a - b);
   const largest = [...bundles].sort((a, b) => b.gzipBytes - a.gzipBytes)[0];
   const coldMs = median(cold);
   rows.push(
-    ["bundles", bundles.length, ""],
+    ["bundles", bundles.length, MATRIX_SITES ? `smoke: the sites ${MATRIX_SITES.join(", ")} only` : ""],
     [
       "cold build, whole matrix (CLI, incl. process start)",
       `${(coldMs / 1000).toFixed(2)} s`,
@@ -130,12 +137,20 @@ async function buildMatrix() {
   };
 }
 
+/** A copy of the catalogue the build-matrix case builds (MATRIX_SITES). */
+function matrixCatalogue() {
+  const sites = tmp("sites");
+  if (!MATRIX_SITES) cpSync(join(ROOT, "sites"), sites, { recursive: true });
+  else for (const name of ["_org", ...MATRIX_SITES]) cpSync(join(ROOT, "sites", `${name}.yaml`), join(sites, `${name}.yaml`));
+  return sites;
+}
+
 /**
  * The baseline: the same generated entries (one per site x env, config inlined
  * as a constant), bundled and minified by esbuild straight from the runtime's
  * TypeScript sources, all in one esbuild call.
  */
-async function esbuildBaseline(runs) {
+async function esbuildBaseline(runs, only) {
   const esbuild = await import("esbuild");
   const { loadCatalogue, MODULE_NAMES, readRegistry, writeEntry, CONFIG_TOKEN } = await import(join(ROOT, "build/generator/index.js"));
   const tsMorph = await import("ts-morph");
@@ -145,7 +160,7 @@ async function esbuildBaseline(runs) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const entryPoints = [];
-  for (const b of catalogue.bundles) {
+  for (const b of catalogue.bundles.filter((x) => !only || only.includes(x.site))) {
     const file = join(dir, `${b.env}-${b.site}.ts`);
     const source = writeEntry(tsMorph, {
       runtimeDir: join(ROOT, "runtime-modules"),
@@ -376,11 +391,12 @@ client.pageView({});`,
     rmSync(dir, { recursive: true, force: true });
     return code;
   };
-  const alloySmallest = alloyBuild([]);
-  const alloyConsent = alloyBuild(["consent"]);
   // Issue #21's "alloy lean": consent plus click collection.
   const alloyLean = alloyBuild(["consent", "activityCollector"]);
-  const alloyFull = alloyBuild(allOptional);
+  // A smoke run makes one alloy build (about 12 s of CPU each) and serves it as every build: its sizes and times are not read.
+  const alloySmallest = SMOKE ? alloyLean : alloyBuild([]);
+  const alloyConsent = SMOKE ? alloyLean : alloyBuild(["consent"]);
+  const alloyFull = SMOKE ? alloyLean : alloyBuild(allOptional);
 
   // Chromium: one HTTPS server for the page, the scripts and the edge.
   const certDir = tmp("edge-cert");
@@ -483,7 +499,7 @@ client.pageView({});`,
       await page.goto(`https://bigfuture.kiwi.example${path}`, { waitUntil: "load" });
       const end = Date.now() + 10000;
       while (pageViewAt === undefined && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
       const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
       await page.close();
       if (pageViewAt === undefined) throw new Error(`no page-view request on ${path}`);
@@ -502,7 +518,7 @@ client.pageView({});`,
   const lean = [];
   try {
     try {
-      await measure("/"); // warm-up (compile caches, connections)
+      if (!SMOKE) await measure("/"); // warm-up (compile caches, connections)
       // Three samples per run, interleaved, so that a busy moment of the machine does not fall on one side only.
       for (let sample = 0; sample < SAMPLES; sample++) {
         timing.ours.push(await measure("/"));
@@ -528,7 +544,7 @@ client.pageView({});`,
     const pipe = launchPipe("/usr/bin/chromium", chromiumArgs);
     try {
       const measureBare = (path) => scriptTime(pipe, `https://bigfuture.kiwi.example${path}`, { cookies: visitorCookies });
-      await measureBare("/");
+      if (!SMOKE) await measureBare("/");
       for (let sample = 0; sample < SAMPLES; sample++) {
         bare.ours.push(await measureBare("/"));
         bare["alloy-full"].push(await measureBare("/alloy-full"));
@@ -708,7 +724,7 @@ export const CASES = {
   "rule-engine": ruleEngine,
   edge: edgeBench,
   publish: () => publishBench({ root: ROOT, runs: RUNS }),
-  scale: () => scaleBench({ root: ROOT, runs: RUNS, sites: SMOKE ? 60 : 600 }),
+  scale: () => scaleBench({ root: ROOT, runs: RUNS, sites: SMOKE ? 2 : 600 }),
 };
 
 if (parsed.values.list) {
