@@ -28,11 +28,13 @@ function cli(bin, args, env) {
   });
 }
 
-export async function publishBench({ root, runs }) {
+/** `sites`: build and publish only these (a smoke run), not the whole matrix. */
+export async function publishBench({ root, runs, sites }) {
   const bin = join(root, "bin", "sitetags.js");
   const out = tmp("out");
   // The dist to publish, built on the repository's compile cache (.sitetags-cache/, as the edge and rule-engine cases do): this case measures publishing, not a cold build (the build-matrix case does).
-  const built = spawnSync(process.execPath, [bin, "build", "--out", out, "--cache", join(root, ".sitetags-cache"), "--json"], {
+  const only = (sites ?? []).flatMap((site) => ["--site", site]);
+  const built = spawnSync(process.execPath, [bin, "build", ...only, "--out", out, "--cache", join(root, ".sitetags-cache"), "--json"], {
     encoding: "utf8",
     maxBuffer: 64 << 20,
   });
