@@ -3,6 +3,7 @@ import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { build } from "../../../../generator/bundle/build.js";
+import { main } from "../../../../generator/cli/main.js";
 import { BUCKET, startS3, type LocalS3 } from "../../../helpers/s3.js";
 import { REPO, snapshotTree, tempDir } from "../../../helpers/fs.js";
 import { warmSharedCache } from "../../../helpers/shared-cache.js";
@@ -22,6 +23,19 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+/**
+ * The same CLI in this process: bin/sitetags.js's main(argv, io) with its
+ * output captured. Each verb keeps a real process above (the bin's exit code
+ * and output); the other calls run here, without a node start and the
+ * generator's load each.
+ */
+async function cliIn(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd: REPO });
+  return { code, stdout, stderr };
+}
+
 let s3: LocalS3;
 let dist: string;
 let shards: string[];
@@ -38,10 +52,12 @@ afterAll(async () => {
   await s3?.close();
 });
 
+const USAGE_FIRST = ["publish"] as const;
+
 describe("the publishing verbs of the CLI", () => {
   it('"Exit codes fit the contract: 0 done, 2 usage": wrong usage is exit 2 with the reason', async () => {
     for (const [args, reason] of [
-      [["publish"], /publish needs --to s3:\/\/BUCKET\/PREFIX/],
+      [USAGE_FIRST, /publish needs --to s3:\/\/BUCKET\/PREFIX/],
       [["publish", "--to", "https://bucket/x"], /--to: expected s3:\/\/BUCKET\/PREFIX/],
       [["rollback", "--to", "latest", "--target", "s3://b1/x"], /rollback needs --to RELEASE, a release id of 12 hex digits/],
       [["releases"], /releases needs --target s3:\/\/BUCKET\/PREFIX/],
@@ -50,7 +66,8 @@ describe("the publishing verbs of the CLI", () => {
       [["embed", "go"], /embed needs exactly one --env ENV/],
       [["manifest", "merge"], /manifest merge takes the shard folders/],
     ] as const) {
-      const r = await cli([...args]);
+      // The first through a real process, the others in this one.
+      const r = args === USAGE_FIRST ? await cli([...args]) : await cliIn([...args]);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(reason);
     }
@@ -68,7 +85,7 @@ describe("the publishing verbs of the CLI", () => {
     const sites = tempDir("sites");
     cpSync(join(REPO, "test", "fixtures", "bad-configs", "_base"), sites, { recursive: true });
     cpSync(join(REPO, "test", "fixtures", "bad-configs", "85-publishing-base-url-without-slash"), sites, { recursive: true });
-    const r = await cli(["publish", "--to", `s3://${BUCKET}/bad`, "--sites", sites, "--out", dist, "--endpoint", s3.endpoint]);
+    const r = await cliIn(["publish", "--to", `s3://${BUCKET}/bad`, "--sites", sites, "--out", dist, "--endpoint", s3.endpoint]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/_org\.yaml:84:12 error CONFIG_INVALID_VALUE: must end with \/ at publishing\.baseUrl\n/);
     expect((await s3.get("bad/manifest.json")).status).toBe(404);
@@ -85,7 +102,7 @@ describe("the publishing verbs of the CLI", () => {
         `^publish ${target}: release [0-9a-f]{12}\\n  wrote ${n} hashed files, ${n} aliases, the manifest and its release record; skipped 0 hashed files already there\\n`,
       ),
     );
-    const again = await cli(["publish", "--to", target, "--out", dist, "--endpoint", s3.endpoint, "--json"]);
+    const again = await cliIn(["publish", "--to", target, "--out", dist, "--endpoint", s3.endpoint, "--json"]);
     const report = JSON.parse(again.stdout) as { ok: boolean; written: unknown; requests: number; release: string };
     expect(report).toMatchObject({ ok: true, written: { hashed: [], aliases: [], manifest: false }, requests: 1 });
     const releases = await cli(["releases", "--target", target, "--endpoint", s3.endpoint]);
@@ -105,7 +122,7 @@ describe("the publishing verbs of the CLI", () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^merged 2 shards: \d+ bundles into /);
     expect(snapshotTree(out)).toEqual(snapshotTree(dist));
-    const missing = await cli(["manifest", "merge", shards[0], "--out", tempDir("merged")]);
+    const missing = await cliIn(["manifest", "merge", shards[0], "--out", tempDir("merged")]);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/^error MERGE_MISSING: shard 2\/2 missing/m);
   });
