@@ -7,14 +7,29 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 // Cold compiles: generous on a loaded two-core machine.
 vi.setConfig({ testTimeout: 120_000 });
 import { build } from "../../../generator/bundle/build.js";
+import { main } from "../../../generator/cli/main.js";
 import { copyCatalogue, REPO, SITES, snapshotTree, tempDir } from "../../helpers/fs.js";
 import { warmSharedCache } from "../../helpers/shared-cache.js";
 
 const BIN = join(REPO, "bin", "sitetags.js");
 
+/** The real CLI: a node process running bin/sitetags.js (its exit code, its flushed stdout and stderr). */
 function cli(args: string[], cwd = REPO) {
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0" } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The same CLI in this process: bin/sitetags.js's main(argv, io) with its
+ * output captured. Each command keeps at least one real process above (the
+ * bin's exit code and flushing); the others run here, where a node start and
+ * the generator's load (about a second of CPU a call) are paid once per file.
+ */
+async function cliIn(args: string[], cwd = REPO) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, cwd });
+  return { code, stdout, stderr };
 }
 
 /** A catalogue with two problems in two files. */
@@ -37,11 +52,11 @@ describe("the sitetags CLI", () => {
     expect(r.stdout).toMatch(/^\d+ sites, \d+ bundles: configuration is valid/);
   });
 
-  it("a folder named like a site file, or a site file with an unresolved alias, is a located diagnostic (exit 1), never an internal error", () => {
+  it("a folder named like a site file, or a site file with an unresolved alias, is a located diagnostic (exit 1), never an internal error", async () => {
     const dir = copyCatalogue();
     mkdirSync(join(dir, "drafts.yaml"));
     writeFileSync(join(dir, "go.yaml"), readFileSync(join(dir, "go.yaml"), "utf8").replace(/^spa: (true|false)$/m, "spa: *nosuch"));
-    const r = cli(["validate", "--sites", dir, "--json"]);
+    const r = await cliIn(["validate", "--sites", dir, "--json"]);
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(1);
     const codes = (JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; file?: string; line?: number }> }).diagnostics.map((d) => [
@@ -64,8 +79,8 @@ describe("the sitetags CLI", () => {
     expect(r.stderr).toMatch(/\n> +\d+ \| spaa: true\n +\| \^\n/);
   });
 
-  it('"With --json the same facts come as {"diagnostics":[{file,line,column,code,message,path}]}"', () => {
-    const r = cli(["validate", "--json", "--sites", badCatalogue()]);
+  it('"With --json the same facts come as {"diagnostics":[{file,line,column,code,message,path}]}"', async () => {
+    const r = await cliIn(["validate", "--json", "--sites", badCatalogue()]);
     expect(r.code).toBe(1);
     const parsed = JSON.parse(r.stdout);
     expect(parsed.diagnostics).toHaveLength(2);
@@ -75,12 +90,12 @@ describe("the sitetags CLI", () => {
     expect(parsed.diagnostics[1]).toMatchObject({ code: "CONFIG_UNKNOWN_KEY", path: "spaa", column: 1 });
   });
 
-  it('"Headlines name the path relative to the catalogue\'s parent, sites/x.yaml, wherever the command runs"', () => {
+  it('"Headlines name the path relative to the catalogue\'s parent, sites/x.yaml, wherever the command runs"', async () => {
     const root = tempDir("parent");
     const sites = join(root, "sites");
     cpSync(badCatalogue(), sites, { recursive: true });
     for (const cwd of [tmpdir(), REPO, sites]) {
-      const r = cli(["validate", "--sites", sites], cwd);
+      const r = await cliIn(["validate", "--sites", sites], cwd);
       expect(r.code).toBe(1);
       const files = r.stderr
         .split("\n")
@@ -90,26 +105,26 @@ describe("the sitetags CLI", () => {
     }
   });
 
-  it('"A failed build with --out elsewhere" names that folder, not dist/', () => {
+  it('"A failed build with --out elsewhere" names that folder, not dist/', async () => {
     const root = tempDir("elsewhere");
-    const r = cli(["build", "--sites", badCatalogue(), "--out", join(root, "out")], root);
+    const r = await cliIn(["build", "--sites", badCatalogue(), "--out", join(root, "out")], root);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\nbuild failed: out\/ was left as it was\n/);
     expect(r.stderr).not.toMatch(/dist\//);
   });
 
-  it('a warning "prints, does not fail validate, and appears in --json with a severity field"', () => {
+  it('a warning "prints, does not fail validate, and appears in --json with a severity field"', async () => {
     const sites = copyCatalogue();
     const org = readFileSync(join(sites, "_org.yaml"), "utf8");
     const wrapped = org.replace('- { pattern: "-dev\\\\.kiwi\\\\.example$", env: dev }', '- { pattern: "/-dev\\\\.kiwi\\\\.example$/i", env: dev }');
     expect(wrapped).not.toBe(org);
     writeFileSync(join(sites, "_org.yaml"), wrapped);
-    const r = cli(["validate", "--sites", sites]);
+    const r = await cliIn(["validate", "--sites", sites]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/configuration is valid/);
     expect(r.stderr).toMatch(/_org\.yaml:\d+:\d+ warning CONFIG_REGEX_SLASHES: /);
     expect(r.stderr).toMatch(/\n1 warning\n$/);
-    const json = cli(["validate", "--json", "--sites", sites]);
+    const json = await cliIn(["validate", "--json", "--sites", sites]);
     expect(json.code).toBe(0);
     const parsed = JSON.parse(json.stdout);
     expect(parsed.ok).toBe(true);
@@ -132,12 +147,12 @@ describe("the sitetags CLI", () => {
     expect(parsed.diagnostics.filter((d) => d.code === "CONFIG_UNKNOWN_KEY").length).toBeGreaterThanOrEqual(12 * 50);
   });
 
-  it("wrong usage exits 2", () => {
+  it("wrong usage exits 2", async () => {
     expect(cli(["frobnicate"]).code).toBe(2);
-    expect(cli([]).code).toBe(2);
-    expect(cli(["build", "--shard", "0/2"]).code).toBe(2);
-    expect(cli(["build", "--bogus"]).code).toBe(2);
-    expect(cli(["inspect", "clep"]).code).toBe(2);
+    expect((await cliIn([])).code).toBe(2);
+    expect((await cliIn(["build", "--shard", "0/2"])).code).toBe(2);
+    expect((await cliIn(["build", "--bogus"])).code).toBe(2);
+    expect((await cliIn(["inspect", "clep"])).code).toBe(2);
     for (const args of [
       ["validate", "extra"],
       ["list", "extra"],
@@ -145,28 +160,30 @@ describe("the sitetags CLI", () => {
       ["list", "--site", "clep"],
       ["validate", "--env", "prod"],
     ]) {
-      const r = cli(args);
+      const r = await cliIn(args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/takes no positional arguments|applies to build/);
     }
-    expect(cli(["--help"]).code).toBe(0);
+    expect((await cliIn(["--help"])).code).toBe(0);
   });
 
-  it("an unknown --site is a configuration error (exit 1), not a silent empty build; reported alone (its environments cannot be checked)", () => {
-    const r = cli(["build", "--site", "nosuchsite", "--out", tempDir("out"), "--cache", tempDir("cache")]);
+  it("an unknown --site is a configuration error (exit 1), not a silent empty build; reported alone (its environments cannot be checked)", async () => {
+    const r = await cliIn(["build", "--site", "nosuchsite", "--out", tempDir("out"), "--cache", tempDir("cache")]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/CONFIG_UNKNOWN_SITE: no site "nosuchsite"/);
-    const inspect = cli(["inspect", "nosuchsite", "--env", "prod"]);
+    const inspect = await cliIn(["inspect", "nosuchsite", "--env", "prod"]);
     expect(inspect.code).toBe(1);
     expect(inspect.stderr).toMatch(/CONFIG_UNKNOWN_SITE/);
     expect(inspect.stderr).not.toMatch(/CONFIG_UNKNOWN_ENV_OPTION/);
   });
 
-  it('a mistyped --site or --env gets the nearest name: "did you mean"; an environment the selected site lacks gets none', () => {
+  it('a mistyped --site or --env gets the nearest name: "did you mean"; an environment the selected site lacks gets none', async () => {
     const out = ["--out", tempDir("out"), "--cache", tempDir("cache")];
-    expect(cli(["build", "--site", "bigfutre", ...out]).stderr).toMatch(/no site "bigfutre" in the catalogue \(did you mean "bigfuture"\?\)/);
-    expect(cli(["build", "--site", "bigfuture", "--env", "prd", ...out]).stderr).toMatch(/no selected site has environment "prd" \(did you mean "prod"\?\)/);
-    const lacking = cli(["build", "--site", "bigfuture", "--env", "oat", ...out]);
+    expect((await cliIn(["build", "--site", "bigfutre", ...out])).stderr).toMatch(/no site "bigfutre" in the catalogue \(did you mean "bigfuture"\?\)/);
+    expect((await cliIn(["build", "--site", "bigfuture", "--env", "prd", ...out])).stderr).toMatch(
+      /no selected site has environment "prd" \(did you mean "prod"\?\)/,
+    );
+    const lacking = await cliIn(["build", "--site", "bigfuture", "--env", "oat", ...out]);
     expect(lacking.code).toBe(1);
     expect(lacking.stderr).toMatch(/no selected site has environment "oat"\n/);
   });
@@ -180,13 +197,13 @@ describe("the sitetags CLI", () => {
     expect(r.status).toBe(0);
   });
 
-  it("list: sites, their environments and modules (--json too)", () => {
+  it("list: sites, their environments and modules (--json too)", async () => {
     const r = cli(["list", "--json"]);
     expect(r.code).toBe(0);
     const { sites } = JSON.parse(r.stdout);
     expect(sites.length).toBeGreaterThanOrEqual(55);
     expect(sites.find((s: { site: string }) => s.site === "clep")).toMatchObject({ modules: ["chat", "survey"] });
-    const text = cli(["list"]);
+    const text = await cliIn(["list"]);
     expect(text.stdout).toMatch(/^site +name +app id/);
   });
 
@@ -197,14 +214,14 @@ describe("the sitetags CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^prod\/clep: [\d.]+ KiB minified, [\d.]+ KiB gzip/);
     expect(r.stdout).toMatch(/\nchat +yes +\d+ +enabled at sites\/clep\.yaml:\d+:\d+/);
-    const go = JSON.parse(cli(["inspect", "go", "--env", "prod", "--json", "--cache", cache]).stdout);
+    const go = JSON.parse((await cliIn(["inspect", "go", "--env", "prod", "--json", "--cache", cache])).stdout);
     expect(go.modules.find((m: { name: string }) => m.name === "chat")).toMatchObject({ included: false, bytes: 0 });
     expect(go.modules.find((m: { name: string }) => m.name === "core").bytes).toBeGreaterThan(1000);
     // The rows add up to the bundle: core, the modules, the checks (outside production), the config.
     const sum = (d: { modules: Array<{ bytes: number }> }) => d.modules.reduce((n, m) => n + m.bytes, 0);
     expect(sum(go)).toBe(go.bytes);
     expect(go.modules.find((m: { name: string }) => m.name === "devChecks")).toMatchObject({ included: false, bytes: 0 });
-    const qa = JSON.parse(cli(["inspect", "satreg", "--env", "qa", "--json", "--cache", cache]).stdout);
+    const qa = JSON.parse((await cliIn(["inspect", "satreg", "--env", "qa", "--json", "--cache", cache])).stdout);
     expect(qa.modules.find((m: { name: string }) => m.name === "devChecks")).toMatchObject({ included: true, bytes: expect.any(Number) });
     expect(qa.modules.find((m: { name: string }) => m.name === "devChecks").bytes).toBeGreaterThan(1000);
     expect(sum(qa)).toBe(qa.bytes);
@@ -213,12 +230,12 @@ describe("the sitetags CLI", () => {
   it("inspect SITE --env ENV lists the bundle's declared tags with category, lifecycle and source (issue 20)", async () => {
     // The worktree's own compile cache (.sitetags-cache/, the default): a fresh one recompiles the whole runtime first.
     await warmSharedCache();
-    const r = cli(["inspect", "newsroom", "--env", "qa", "--out", tempDir("out")]);
+    const r = await cliIn(["inspect", "newsroom", "--env", "qa", "--out", tempDir("out")]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\nrum +performance +pageTop +script +rum +sites\/newsroom\.yaml:\d+:\d+/);
     expect(r.stdout).toMatch(/\nreferral +functional +domReady +script +- +sites\/newsroom\.yaml:\d+:\d+/);
     expect(r.stdout).toMatch(/\nchat-flow +functional +domReady +script +chatFlow +sites\/newsroom\.yaml:\d+:\d+/);
-    const qa = JSON.parse(cli(["inspect", "newsroom", "--env", "qa", "--json"]).stdout);
+    const qa = JSON.parse((await cliIn(["inspect", "newsroom", "--env", "qa", "--json"])).stdout);
     expect(qa.tags.map((t: { code: string }) => t.code)).toEqual(["beacon", "chat-flow", "messaging", "referral", "rum", "session-replay"]);
     expect(qa.tags[0]).toMatchObject({
       category: "performance",
@@ -227,7 +244,7 @@ describe("the sitetags CLI", () => {
       family: "beacon",
       source: expect.stringMatching(/^sites\/newsroom\.yaml:\d+:\d+$/),
     });
-    const prod = JSON.parse(cli(["inspect", "newsroom", "--env", "prod", "--json"]).stdout);
+    const prod = JSON.parse((await cliIn(["inspect", "newsroom", "--env", "prod", "--json"])).stdout);
     expect(prod.tags).toEqual([]);
     expect(
       prod.modules.filter(
@@ -271,7 +288,7 @@ describe("the sitetags CLI", () => {
   it('build --json: machine-readable result; "A build that fails leaves dist/ exactly as it was" (exit 3 on over budget)', async () => {
     const out = tempDir("out");
     const cache = await warmSharedCache();
-    const ok = cli(["build", "--site", "go", "--env", "prod", "--json", "--out", out, "--cache", cache]);
+    const ok = await cliIn(["build", "--site", "go", "--env", "prod", "--json", "--out", out, "--cache", cache]);
     expect(ok.code).toBe(0);
     const parsed = JSON.parse(ok.stdout);
     expect(parsed.bundles).toHaveLength(1);
