@@ -13,12 +13,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** Milliseconds per file in CI (`.ci/run`, two workers): the files over about 25 s. Update when a file's time changes much or a new long file comes. */
 export const FILE_MS: Record<string, number> = {
-  // Task "citime": bench-smoke, cli and publish/cli estimated from the old CI times by the ratio after/before, each file run alone on the loaded machine.
+  // Task "citime": bench-smoke, cli and publish/cli estimated from the old CI times by the ratio after/before, each file run alone on the loaded machine;
+  // merge, publish and promote (faster since the build's caches, task "scale") from their time alone on the loaded machine, / 2.5.
   "test/browser/bench-smoke.test.ts": 52_000,
   "test/unit/generator/cli.test.ts": 77_000,
   "test/browser/coverage.test.ts": 140_817,
   "test/unit/generator/build.test.ts": 121_793,
-  "test/unit/generator/merge.test.ts": 109_923,
+  "test/unit/generator/merge.test.ts": 7_000,
   "test/browser/tags.test.ts": 90_600,
   "test/unit/readme-module.test.ts": 83_080,
   "test/browser/tracking.test.ts": 80_283,
@@ -29,10 +30,10 @@ export const FILE_MS: Record<string, number> = {
   "test/browser/faults-page.test.ts": 51_908,
   "test/unit/generator/publish/cli.test.ts": 40_000,
   "test/browser/runtime-tags.test.ts": 49_533,
-  "test/unit/generator/publish/publish.test.ts": 44_590,
+  "test/unit/generator/publish/publish.test.ts": 12_000,
   "test/browser/conformance.test.ts": 41_912,
   "test/browser/preview-pushes.test.ts": 41_811,
-  "test/unit/generator/publish/promote.test.ts": 33_190,
+  "test/unit/generator/publish/promote.test.ts": 7_000,
   "test/unit/generator/config-cache.test.ts": 28_562,
   // sampling (#19): run alone on the shared machine.
   "test/browser/sampling.test.ts": 29_000,
