@@ -1,7 +1,7 @@
 /**
  * Issue #21, "Benches cannot rot": `npm test` runs every case of
  * `npm run bench` in its smoke mode (one run, one sample per page, 1,000
- * pushes, a build matrix of one site, a scale of 2 sites, one alloy build)
+ * pushes, a build matrix of one site, a scale of 60 sites (the issue's smoke size), one alloy build)
  * and checks that each case runs to the end and prints its table. It checks no timing: the targets are the bench's to judge
  * on an idle machine, not a test's.
  */
