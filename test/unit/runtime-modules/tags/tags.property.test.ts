@@ -19,7 +19,10 @@
  *    gets its vendor queue and init call exactly when it is inserted, never
  *    before, never without it; data-layer events pushed before it is ready
  *    are forwarded then (at most 50), later ones only while its consent is
- *    granted; a push tag's page views follow the same rule.
+ *    granted; a push tag's page views follow the same rule, except that a
+ *    page view pushed before the tag loaded waits only until its category,
+ *    once granted, is withdrawn (then it is dropped, and none waits while
+ *    the category stays withdrawn).
  * The rules are written again here, independently of the runtime code.
  */
 import fc from "fast-check";
@@ -199,6 +202,7 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
                   ? [
                       ["init", { appId: "A-1", x: 1 }],
                       ["pageView", { path: "/page" }],
+                      ...Array.from({ length: viewsWaiting[t.code] ?? 0 }, () => ["pageView", { path: "/page" }]),
                     ]
                   : [
                       ["init", "P-1"],
@@ -212,10 +216,25 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
             expect(vendorCalls(t.code), `${t.code}'s vendor calls`).toEqual(n === 1 ? expectedCalls[t.code] : []);
           }
         };
+        /** Push tags not loaded yet: the page views waiting for them, and whether their category has been granted on this page. */
+        const viewsWaiting: Record<string, number> = {};
+        const grantedOnce: Record<string, boolean> = {};
+        /** A push tag's category granted now, or withdrawn after a grant (then its waiting views are dropped). */
+        const pushWithdrawn = (t: (typeof s.tags)[number]) => {
+          if (allowedNow(t.category)) grantedOnce[t.code] = true;
+          else if (grantedOnce[t.code]) {
+            viewsWaiting[t.code] = 0;
+            return true;
+          }
+          return false;
+        };
         const push = (step: Step & { type: "push" }) => {
           pushes.push(step);
           for (const t of s.tags) {
-            if (readyAfter[t.code] === undefined) continue;
+            if (readyAfter[t.code] === undefined) {
+              if (t.family === "push" && step.event === "page-view" && !pushWithdrawn(t)) viewsWaiting[t.code] = Math.min(50, (viewsWaiting[t.code] ?? 0) + 1);
+              continue;
+            }
             const tag = tags.find((x) => x.code === t.code)!;
             if (!allowedNow(tag.category)) continue;
             if (t.family === "push" && step.event === "page-view") expectedCalls[t.code].push(["pageView", { path: "/page" }]);
@@ -248,6 +267,7 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
             if (step.via === "event") page.fireWindow("consent.onetrust");
             else win.OptanonWrapper();
             granted = step.groups;
+            for (const t of s.tags) if (t.family === "push" && readyAfter[t.code] === undefined) pushWithdrawn(t);
           }
           check();
         }
