@@ -356,13 +356,18 @@ describe("the families in the shipped catalogue", () => {
   it("marketing (landing): a page view pushed before the visitor's consent reaches the push vendor once marketing is granted (after the load's own), once; none pushed while it is withdrawn", async () => {
     h.web.script("https://push.pushvendor.example/kiwi/sdk.js", {
       body: `(function () {
-  var report = function (entry) { new Image().src = "https://push.pushvendor.example/record?call=" + encodeURIComponent(JSON.stringify(entry)); };
+  // Numbered: the page's list of available images would merge two identical image URLs into one request.
+  var n = 0, report = function (entry) { new Image().src = "https://push.pushvendor.example/record?n=" + n++ + "&call=" + encodeURIComponent(JSON.stringify(entry)); };
   var queued = window.kiwiPush || [];
   window.kiwiPush = { push: report };
   queued.forEach(report);
 })();`,
     });
-    const calls = () => h.web.find({ host: "push.pushvendor.example", path: "/record" }).map((r) => JSON.parse(r.query.call));
+    const calls = () =>
+      h.web
+        .find({ host: "push.pushvendor.example", path: "/record" })
+        .sort((x, y) => Number(x.query.n) - Number(y.query.n))
+        .map((r) => JSON.parse(r.query.call));
     const tab = await open(b.marketing);
     await settled(tab, b.marketing, []);
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "page-view", pageName: "landing:before-consent" }));
