@@ -352,10 +352,46 @@ describe("the families in the shipped catalogue", () => {
     expect(await tab.cspViolations()).toEqual([]);
   });
 
+  // Task tagsC (issue 20): push notifications' page views pushed before consent wait for it.
+  it("marketing (landing): a page view pushed before the visitor's consent reaches the push vendor once marketing is granted (after the load's own), once; none pushed while it is withdrawn", async () => {
+    h.web.script("https://push.pushvendor.example/kiwi/sdk.js", {
+      body: `(function () {
+  // Numbered: the page's list of available images would merge two identical image URLs into one request.
+  var n = 0, report = function (entry) { new Image().src = "https://push.pushvendor.example/record?n=" + n++ + "&call=" + encodeURIComponent(JSON.stringify(entry)); };
+  var queued = window.kiwiPush || [];
+  window.kiwiPush = { push: report };
+  queued.forEach(report);
+})();`,
+    });
+    const calls = () =>
+      h.web
+        .find({ host: "push.pushvendor.example", path: "/record" })
+        .sort((x, y) => Number(x.query.n) - Number(y.query.n))
+        .map((r) => JSON.parse(r.query.call));
+    const tab = await open(b.marketing);
+    await settled(tab, b.marketing, []);
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "page-view", pageName: "landing:before-consent" }));
+    await settle(300);
+    expect(h.web.find({ host: "push.pushvendor.example" })).toEqual([]);
+    await tab.setConsent(groupsFor(["marketing"]), { via: "event" });
+    const init = ["init", { appId: "kiwi-push-placeholder", serviceWorkerPath: "/kiwi-push-sw.js", promptDelaySeconds: 10 }];
+    const view = ["pageView", { path: "/page" }];
+    await expect.poll(calls, { timeout: 8000 }).toEqual([init, view, view]);
+    await tab.setConsent(groupsFor([]), { via: "event" });
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "page-view", pageName: "landing:withdrawn" }));
+    await settle(400);
+    expect(calls()).toEqual([init, view, view]);
+    expect(await tab.page.evaluate(() => (window as any).sitetags.commands.pushNotifications.pushNotificationsCalls())).toEqual({
+      "push-notifications": [init, view, view],
+    });
+  });
+
   it("marketing: without marketing consent nothing is forwarded, no vendor queue is installed and no tracker or push vendor loads", async () => {
     const tab = await open(b.marketing, { groups: groupsFor(["performance"]) });
     await settled(tab, b.marketing, []);
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9002", type: "sr" } }));
+    // A page view pushed while marketing is refused: never delivered.
+    await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "page-view", pageName: "landing:refused" }));
     await settle(400);
     expect(h.web.find({ host: "px.socialvendor.example" })).toEqual([]);
     expect(h.web.find({ host: "ads.searchvendor.example" })).toEqual([]);
@@ -402,6 +438,13 @@ describe("the chat-flow popup (task tags: issue 20, spec sections 5 and 9)", () 
     await settle(400);
     expect(flows()).toHaveLength(1);
     expect((await tab.logEntries()).map((e) => e.message)).toContain("popup already shown (its cookie is set)");
+    // Spec section 8, "need a valid DOM selector" / "selector not valid": the page's own click trigger without a usable selector is not armed.
+    const popup = (o: object) => tab.page.evaluate((x) => (window as any).sitetags.commands.chatFlow.chatFlowPopup(x), o);
+    expect(await popup({ trigger: "click" })).toBe(false);
+    expect(await popup({ trigger: "click", selector: "a[" })).toBe(false);
+    const said = (await tab.logEntries()).map((e) => e.message);
+    expect(said).toContain("need a valid DOM selector");
+    expect(said).toContain("selector not valid");
     expect(await tab.cspViolations()).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import {
   CHAT_FLOW_RATE_LIMITED,
   COMMAND_FAILED,
   NEED_READY_FUNCTION,
+  NEED_VALID_DOM_SELECTOR,
   NO_TRIGGER_ELEMENT,
   PATH_DOES_NOT_MATCH_ROUTE,
   READY_TIMEOUT,
@@ -39,7 +40,9 @@ type Vendor = Record<string, unknown> & { ready?: unknown };
  * `readyTimeout` ms, then its `showCommand` is called with the flow id and
  * the cookie written. Every failure is logged, never thrown. Commands:
  * `chatFlowPopup(options?)` (the page's options over the tag's settings,
- * validated: "errors are logged and the popup skipped"), `chatFlowShown()`.
+ * validated: "errors are logged and the popup skipped"; with `trigger:
+ * "click"` and a `selector` it arms the popup on the page's element instead
+ * of showing it), `chatFlowShown()`.
  */
 export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
   const { win, cookies, log, page, monitor, bundle } = services;
@@ -118,17 +121,32 @@ export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>):
         doc.addEventListener("mouseout", move);
         return;
       }
-      const selector = o.selector!;
-      if (!isValidSelector(doc, selector)) return log.warn(SELECTOR_NOT_VALID, { tag: code, selector });
-      const started = Date.now();
-      const find = () => {
-        const element = doc.querySelector(selector);
-        if (element) element.addEventListener("click", () => popup(code, o));
-        else if (Date.now() - started < (o.elementWait ?? timing.elementWait)) win.setTimeout(find, o.retryInterval ?? timing.retryInterval);
-        else log.warn(NO_TRIGGER_ELEMENT, { tag: code, selector });
-      };
-      find();
+      arm(code, o);
     },
+  };
+
+  /**
+   * The click trigger: `selector` (the tag's, checked at build time, or the
+   * page's, given to the command) awaited `elementWait` ms. A selector that is
+   * not a non-empty string: "need a valid DOM selector"; one that does not
+   * parse: "selector not valid". False when not armed.
+   */
+  const arm = (code: string, o: ChatFlowSettings): boolean => {
+    const selector = o.selector;
+    const why = typeof selector !== "string" || !selector.trim() ? NEED_VALID_DOM_SELECTOR : isValidSelector(doc, selector) ? "" : SELECTOR_NOT_VALID;
+    if (why) {
+      log.warn(why, { tag: code, selector });
+      return false;
+    }
+    const started = Date.now();
+    const find = () => {
+      const element = doc.querySelector(selector as string);
+      if (element) element.addEventListener("click", () => popup(code, o));
+      else if (Date.now() - started < (o.elementWait ?? timing.elementWait)) win.setTimeout(find, o.retryInterval ?? timing.retryInterval);
+      else log.warn(NO_TRIGGER_ELEMENT, { tag: code, selector });
+    };
+    find();
+    return true;
   };
 
   const tags = ((bundle.modules.tags && bundle.modules.tags.tags) || []).filter((t: ResolvedTag) => t.chatFlow);
@@ -141,7 +159,9 @@ export function createChatFlow(services: ModuleServices<TagFamilyModuleConfig>):
       log.warn(WIDGET_NOT_LOADED, { tag: tag && tag.code });
       return false;
     }
-    return popup(tag.code, { ...tag.chatFlow!, ...(options as Partial<ChatFlowSettings>) });
+    const o = { ...tag.chatFlow!, ...(options as Partial<ChatFlowSettings>) };
+    // The page's own click trigger: armed on its selector rather than shown at once.
+    return options && (options as ChatFlowSettings).trigger === "click" ? arm(tag.code, o) : popup(tag.code, o);
   };
   return { commands };
 }

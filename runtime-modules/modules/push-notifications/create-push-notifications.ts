@@ -16,11 +16,32 @@ const COMMAND = "pushNotificationsCalls";
  * { path }]; each later data-layer page-view (a single-page application's
  * view) is one more page-view call while consent allows. Command:
  * `pushNotificationsCalls()`: tag code → the calls made.
+ *
+ * A data-layer page-view pushed before the tag has loaded (the visitor has
+ * not granted its consent yet, or its DOM-ready point has not come) waits,
+ * with its path, and is called right after the load's page view (at most 50
+ * wait); once the category has been granted and is withdrawn, what waits is
+ * dropped and nothing more waits, so a refused or withdrawn consent never
+ * delivers it.
  */
 export function createPushNotifications(services: ModuleServices<TagFamilyModuleConfig>): ModuleInstance {
-  const { win, consent, dataLayer, log, page } = services;
+  const { win, consent, dataLayer, log, page, bundle } = services;
   const calls: Record<string, unknown[][]> = {};
-  const prepared: ResolvedTag[] = [];
+  const tags = ((bundle.modules.tags && bundle.modules.tags.tags) || []).filter((t) => t.pushNotifications);
+  /** Per tag: the paths of the page views waiting for it to load; granted: its category has been granted on this page. */
+  const waiting: Record<string, string[]> = {};
+  const granted: Record<string, boolean> = {};
+  /** True when the tag's category was granted and is withdrawn now: what waits for it is dropped. */
+  const withdrawn = (tag: ResolvedTag): boolean => {
+    if (consent.allows(tag.category)) granted[tag.code] = true;
+    else if (granted[tag.code]) {
+      waiting[tag.code] = [];
+      return true;
+    }
+    return false;
+  };
+  for (const tag of tags) waiting[tag.code] = [];
+  consent.onChange(() => tags.forEach(withdrawn));
   const call = (tag: ResolvedTag, args: unknown[]) => {
     calls[tag.code].push(args);
     try {
@@ -29,22 +50,27 @@ export function createPushNotifications(services: ModuleServices<TagFamilyModule
       log.error(COMMAND_FAILED, { tag: tag.code, error: errorText(e) });
     }
   };
-  const pageView = (tag: ResolvedTag) => call(tag, [tag.pushNotifications!.pageViewCommand, { path: win.location.pathname }]);
+  const pageView = (tag: ResolvedTag, path: string) => call(tag, [tag.pushNotifications!.pageViewCommand, { path }]);
   dataLayer.on((_, event) => {
     if (event !== "page-view") return;
-    for (const tag of prepared) if (consent.allows(tag.category)) pageView(tag);
+    const path = win.location.pathname;
+    for (const tag of tags) {
+      if (calls[tag.code]) {
+        if (consent.allows(tag.category)) pageView(tag, path);
+      } else if (!withdrawn(tag) && waiting[tag.code].length < 50) waiting[tag.code].push(path);
+    }
   });
   services.tagFamilies.pushNotifications = {
     prepare(tag) {
       const settings = tag.pushNotifications!;
       installQueue(win, { global: settings.global, kind: "array" });
       calls[tag.code] = [];
-      prepared.push(tag);
       const init: Record<string, unknown> = { appId: settings.appId };
       const own = settingsFor(tag, page.host);
       for (const key of Object.keys(own)) init[key] = own[key];
       call(tag, [settings.initCommand, init]);
-      pageView(tag);
+      pageView(tag, win.location.pathname);
+      for (const path of waiting[tag.code].splice(0)) pageView(tag, path);
       return true;
     },
   };

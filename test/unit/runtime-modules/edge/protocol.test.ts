@@ -121,6 +121,11 @@ describe("cleanOverrides (meta.configOverrides)", () => {
     expect(cleanOverrides({ a: { b: null } })).toBeUndefined();
     expect(cleanOverrides(undefined)).toBeUndefined();
   });
+  it('spec section 7, "event forwarding": the datastream\'s event-forwarding service (com_adobe_launch_ssf) is on by the datastream; a site or environment keeps its events out with enabled: false, which goes on the wire; enabled: true is the default and, as in alloy, is not sent (docs/edge.md)', () => {
+    const base = { com_adobe_analytics: { reportSuites: ["rs1"] } };
+    expect(cleanOverrides({ ...base, com_adobe_launch_ssf: { enabled: false } })).toEqual({ ...base, com_adobe_launch_ssf: { enabled: false } });
+    expect(cleanOverrides({ ...base, com_adobe_launch_ssf: { enabled: true } })).toEqual(base);
+  });
   it("equals alloy's prepareConfigOverridesForEdge (null for nothing left)", () => {
     const samples = [
       { com_adobe_analytics: { reportSuites: ["a", "b"] }, x: { enabled: true, y: "" } },

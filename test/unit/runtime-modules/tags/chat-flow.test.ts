@@ -363,4 +363,28 @@ describe('the vendor: "Retry defaults 10 attempts, 100 ms", "ready timeout 30000
     bad.hook.loaded!({ ...bad.tag, chatFlow: { ...bad.tag.chatFlow!, selector: "a[" } });
     expect(bad.messages()).toEqual([M.SELECTOR_NOT_VALID]);
   });
+  it("spec section 8, 'need a valid DOM selector' and 'selector not valid': the page's own click trigger (chatFlowPopup({ trigger: 'click', selector })) without a selector, or with a blank one, is not armed; one that does not parse neither; a valid one is armed and shows on its click", () => {
+    const t = setup({ trigger: "exitIntent" });
+    t.vendor();
+    t.hook.loaded!(t.tag);
+    for (const selector of [undefined, "", "  ", 42]) {
+      t.logs.length = 0;
+      expect(t.commands.chatFlowPopup({ trigger: "click", selector })).toBe(false);
+      expect(t.logs).toEqual([["warn", M.NEED_VALID_DOM_SELECTOR, { tag: "chat-flow", selector }]]);
+    }
+    t.logs.length = 0;
+    expect(t.commands.chatFlowPopup({ trigger: "click", selector: "a[" })).toBe(false);
+    expect(t.messages()).toEqual([M.SELECTOR_NOT_VALID]);
+    vi.runAllTimers();
+    expect(t.shown).toEqual([]);
+
+    t.logs.length = 0;
+    t.setElement({});
+    expect(t.commands.chatFlowPopup({ trigger: "click", selector: "#ask" })).toBe(true);
+    expect(t.shown).toEqual([]);
+    t.click();
+    vi.runAllTimers();
+    expect(t.shown).toEqual(["help-1"]);
+    expect(t.messages()).toEqual([]);
+  });
 });

@@ -106,16 +106,24 @@ describe("push notifications and the family registry (services.tagFamilies)", ()
     const win = { location: { pathname: "/scores" } } as Record<string, any>;
     const tagFamilies: TagFamilies = {};
     const listeners: Array<(p: Record<string, unknown>, e: string | undefined) => void> = [];
+    const changed: Array<() => void> = [];
+    const state = { allowed: true };
     const instance = createPushNotifications({
       config: { enabled: true },
       win,
       tagFamilies,
-      consent: { allows: () => true },
+      consent: { allows: () => state.allowed, onChange: (l: () => void) => changed.push(l) },
       dataLayer: { on: (l: (typeof listeners)[number]) => listeners.push(l) },
       log: { error() {} },
       page: { host },
+      bundle: { modules: { tags: { enabled: true, tags: [tag] } } },
     } as never);
-    return { win, tagFamilies, instance, push: (event: string) => listeners.forEach((l) => l({ event }, event)) };
+    /** The visitor's consent for marketing changes (the consent service's onChange). */
+    const consent = (allowed: boolean) => {
+      state.allowed = allowed;
+      changed.forEach((l) => l());
+    };
+    return { win, tagFamilies, instance, consent, push: (event: string) => listeners.forEach((l) => l({ event }, event)) };
   };
   it("the factory registers its hook in the registry it is given, and nothing on the window", () => {
     const a = make("a.kiwi.example");
@@ -140,9 +148,43 @@ describe("push notifications and the family registry (services.tagFamilies)", ()
     other.tagFamilies.pushNotifications.prepare!(tag);
     expect(other.win.vpush[0]).toEqual(["init", { appId: "A-1", prompt: "slide", channel: "default" }]);
   });
-  it("before its tag loads, a page-view push calls nothing and installs nothing", () => {
+  it("before its tag loads, a page-view push calls nothing and installs nothing; it waits, with its path, and follows the load's page view (at most 50 wait)", () => {
     const p = make("a.kiwi.example");
+    p.consent(false);
+    p.push("page-view");
+    p.win.location.pathname = "/scores/2";
     p.push("page-view");
     expect(p.win.vpush).toBeUndefined();
+    p.consent(true);
+    p.tagFamilies.pushNotifications.prepare!(tag);
+    expect(p.win.vpush.slice(1)).toEqual([
+      ["pageView", { path: "/scores/2" }],
+      ["pageView", { path: "/scores" }],
+      ["pageView", { path: "/scores/2" }],
+    ]);
+    const many = make("a.kiwi.example");
+    many.consent(false);
+    for (let i = 0; i < 60; i++) many.push("page-view");
+    many.consent(true);
+    many.tagFamilies.pushNotifications.prepare!(tag);
+    expect(many.win.vpush).toHaveLength(1 + 1 + 50);
+  });
+  it("a page view pushed before consent is never delivered once the consent is withdrawn: what waits is dropped, and nothing waits while it stays withdrawn", () => {
+    const p = make("a.kiwi.example");
+    p.consent(false);
+    p.push("page-view");
+    p.consent(true); // granted; the tag waits for its DOM-ready point
+    p.push("page-view");
+    p.consent(false); // withdrawn before it loaded
+    p.push("page-view");
+    p.consent(true);
+    p.tagFamilies.pushNotifications.prepare!(tag);
+    expect(p.win.vpush).toEqual([
+      ["init", { appId: "A-1", prompt: "slide", channel: "a" }],
+      ["pageView", { path: "/scores" }],
+    ]);
+    p.consent(false);
+    p.push("page-view");
+    expect(p.win.vpush).toHaveLength(2);
   });
 });

@@ -19,7 +19,17 @@
  *    gets its vendor queue and init call exactly when it is inserted, never
  *    before, never without it; data-layer events pushed before it is ready
  *    are forwarded then (at most 50), later ones only while its consent is
- *    granted; a push tag's page views follow the same rule.
+ *    granted; a push tag's page views follow the same rule, except that a
+ *    page view pushed before the tag loaded waits only until its category,
+ *    once granted, is withdrawn (then it is dropped, and none waits while
+ *    the category stays withdrawn).
+ *  - every family (task tagsC): rum (the sampled-out visitor skipped),
+ *    beacon (its host pattern), the chat-flow popup (its route pattern) and
+ *    guided help load by the same rules, and each family's vendor behaviour
+ *    (its prepare hook; the beacon's embed settings) runs exactly when its
+ *    tag loads; personalisation, the Edge client's performance tag, is
+ *    allowed by the gate exactly when performance is granted (or the site is
+ *    internal) and cb-disable-personalization is absent.
  * The rules are written again here, independently of the runtime code.
  */
 import fc from "fast-check";
@@ -29,6 +39,11 @@ import { loadTag } from "../../../../runtime-modules/core/tag-loader";
 import type { TagFamilies } from "../../../../runtime-modules/core/types";
 import { createAdTracker } from "../../../../runtime-modules/modules/ad-tracker/create-ad-tracker";
 import { createPushNotifications } from "../../../../runtime-modules/modules/push-notifications/create-push-notifications";
+import { createRum } from "../../../../runtime-modules/modules/rum/create-rum";
+import { createBeacon } from "../../../../runtime-modules/modules/beacon/create-beacon";
+import { createChatFlow } from "../../../../runtime-modules/modules/chat-flow/create-chat-flow";
+import { createGuidedHelp } from "../../../../runtime-modules/modules/guided-help/create-guided-help";
+import { BeaconSettingsSchema, ChatFlowSettingsSchema, GuidedHelpSettingsSchema } from "../../../../generator/config/schemas/tags.js";
 import { bundleConfig, consentFor } from "../helpers/config";
 import { fakePage } from "../helpers/fake-page";
 
@@ -50,7 +65,7 @@ type Step =
   | { type: "domReady" }
   | { type: "load" }
   | { type: "push"; event: "purchase" | "page-view" | "other" };
-const FAMILIES = ["none", "trackerFunction", "trackerArray", "push"] as const;
+const FAMILIES = ["none", "trackerFunction", "trackerArray", "push", "rum", "beacon", "chatFlow", "guidedHelp"] as const;
 
 const tagArb = (i: number) =>
   fc.record({
@@ -60,6 +75,8 @@ const tagArb = (i: number) =>
     kind: fc.constantFrom("script" as const, "pixel" as const, "iframe" as const),
     excludeAppIds: fc.subarray(APP_IDS, { maxLength: 2 }),
     family: fc.constantFrom(...FAMILIES),
+    /** beacon: whether its hostNameRegex matches the host; chatFlow: whether its route pattern matches the path (or is false). */
+    matches: fc.boolean(),
   });
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -84,7 +101,9 @@ const scenarioArb = fc.record({
   internal: fc.boolean(),
   appId: fc.constantFrom(...APP_IDS),
   gpc: fc.boolean(),
-  disabled: fc.subarray(["tag-0", "tag-1", "tag-2"], { maxLength: 2 }),
+  disabled: fc.subarray(["tag-0", "tag-1", "tag-2", "personalization"], { maxLength: 2 }),
+  /** The visitor's sampling decision at the host's rate (the rum family's sampled tags). */
+  sampledIn: fc.boolean(),
   steps: fc.array(stepArb, { maxLength: 10 }),
 });
 
@@ -95,9 +114,15 @@ function lifecycleOf(category: ConsentCategory, shift: number): (typeof LIFECYCL
 }
 
 /** The family settings of a generated tag: its vendor global is `v_{code}` (tag-0 → v_tag_0). */
-function familyOf(code: string, family: (typeof FAMILIES)[number]): Partial<ResolvedTag> {
+function familyOf(code: string, family: (typeof FAMILIES)[number], matches: boolean): Partial<ResolvedTag> {
   const global = "v_" + code.replace(/-/g, "_");
   if (family === "none") return {};
+  if (family === "rum") return { family: "rum", rum: {}, sampled: true };
+  if (family === "beacon")
+    return { family: "beacon", beacon: BeaconSettingsSchema.parse({ hostNameRegex: matches ? "kiwi\\.example$" : "^other\\.", global, name: "kiwi" }) };
+  if (family === "chatFlow")
+    return { family: "chatFlow", chatFlow: ChatFlowSettingsSchema.parse({ flowId: "f-1", routePattern: matches ? false : "^/scores" }) };
+  if (family === "guidedHelp") return { family: "guidedHelp", guidedHelp: GuidedHelpSettingsSchema.parse({ api: global }) };
   if (family === "push")
     return { family: "pushNotifications", pushNotifications: { global, appId: "A-1", initCommand: "init", pageViewCommand: "pageView" }, settings: { x: 1 } };
   const call = family === "trackerArray" ? ("array" as const) : ("function" as const);
@@ -139,7 +164,7 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
           kind: t.kind,
           src: `https://vendor.example/${t.code}`,
           ...(t.excludeAppIds.length ? { excludeAppIds: t.excludeAppIds } : {}),
-          ...familyOf(t.code, t.family),
+          ...familyOf(t.code, t.family, t.matches),
         }));
         bundle.modules.tags = { enabled: true, tags };
         const tagFamilies: TagFamilies = {};
@@ -150,13 +175,28 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
           loadScript,
           win: win as never,
           bundle,
-          page: { host: "site-qa.kiwi.example" } as never,
+          page: { host: "site-qa.kiwi.example", path: "/page" } as never,
           tagFamilies,
+          sampling: { rate: 1, sampledIn: () => s.sampledIn },
         };
         // The families' modules, as boot creates them before module tags, with the same injected registry.
         const familyServices = { ...services, dataLayer, config: { enabled: true } } as never;
         if (tags.some((t) => t.family === "adTracker")) createAdTracker(familyServices);
         if (tags.some((t) => t.family === "pushNotifications")) createPushNotifications(familyServices);
+        if (tags.some((t) => t.family === "rum")) createRum(familyServices);
+        if (tags.some((t) => t.family === "beacon")) createBeacon(familyServices);
+        if (tags.some((t) => t.family === "chatFlow")) createChatFlow(familyServices);
+        if (tags.some((t) => t.family === "guidedHelp")) createGuidedHelp(familyServices);
+        // Every family's vendor behaviour (its prepare hook) runs exactly when its tag loads: counted per tag.
+        const prepared: Record<string, number> = {};
+        for (const hook of Object.values(tagFamilies)) {
+          const prepare = hook.prepare;
+          if (prepare)
+            hook.prepare = (tag) => {
+              prepared[tag.code] = (prepared[tag.code] ?? 0) + 1;
+              return prepare(tag);
+            };
+        }
         /** What each tag's vendor global received: its queue's entries (function stub: each call's arguments). */
         const vendorCalls = (code: string): unknown[][] => {
           const v = (win as Record<string, unknown>)["v_" + code.replace(/-/g, "_")] as { q?: ArrayLike<unknown>[] } | unknown[][] | undefined;
@@ -177,9 +217,16 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
           s.disabled.includes(t.code) ||
           t.excludeAppIds.includes(s.appId) ||
           (!t.category.startsWith("program") && (EXCLUDED[t.category] ?? []).includes(s.appId)) ||
-          (t.category === "marketing" && s.gpc);
+          (t.category === "marketing" && s.gpc) ||
+          // The families' own checks: the sampled-out visitor (rum), the beacon's host pattern, the popup's route pattern.
+          (t.family === "rum" && !s.sampledIn) ||
+          ((t.family === "beacon" || t.family === "chatFlow") && !t.matches);
         const everDue = new Set<string>();
         const check = () => {
+          // Personalisation (the Edge client's performance tag "personalization", docs/edge.md): its proposition fetch goes exactly
+          // when the gate allows it, "never without consent", cb-disable-personalization stops it, an internal site allows it.
+          const p = consent.decide("personalization", "performance");
+          expect(p.allowed, `personalization: ${p.reason}`).toBe(allowedNow("performance") && !s.disabled.includes("personalization"));
           for (const [i, t] of s.tags.entries()) {
             const due = allowedNow(t.category) && reached >= LIFECYCLES.indexOf(tags[i].lifecycle);
             if (due) everDue.add(t.code);
@@ -190,7 +237,11 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
             if (blocked(t)) expect(n, `${t.code} blocked but inserted`).toBe(0);
             // Liveness: due now and not blocked -> inserted by now.
             if (due && !blocked(t)) expect(n, `${t.code} due but not inserted`).toBe(1);
-            if (t.family === "none") continue;
+            if (t.family === "none" || t.family === "rum") continue;
+            if (tagFamilies[tags[i].family!]!.prepare) expect(prepared[t.code] ?? 0, `${t.code}'s family prepared`).toBe(n);
+            if (t.family === "beacon")
+              expect((win as Record<string, unknown>)["v_" + t.code.replace(/-/g, "_")] !== undefined, `${t.code}'s embed settings`).toBe(n === 1);
+            if (!["trackerFunction", "trackerArray", "push"].includes(t.family)) continue;
             // The vendor's queue and init call exactly when the tag is inserted; the waiting events then (at most 50).
             if (n === 1 && readyAfter[t.code] === undefined) {
               readyAfter[t.code] = pushes.length;
@@ -199,6 +250,7 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
                   ? [
                       ["init", { appId: "A-1", x: 1 }],
                       ["pageView", { path: "/page" }],
+                      ...Array.from({ length: viewsWaiting[t.code] ?? 0 }, () => ["pageView", { path: "/page" }]),
                     ]
                   : [
                       ["init", "P-1"],
@@ -212,10 +264,25 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
             expect(vendorCalls(t.code), `${t.code}'s vendor calls`).toEqual(n === 1 ? expectedCalls[t.code] : []);
           }
         };
+        /** Push tags not loaded yet: the page views waiting for them, and whether their category has been granted on this page. */
+        const viewsWaiting: Record<string, number> = {};
+        const grantedOnce: Record<string, boolean> = {};
+        /** A push tag's category granted now, or withdrawn after a grant (then its waiting views are dropped). */
+        const pushWithdrawn = (t: (typeof s.tags)[number]) => {
+          if (allowedNow(t.category)) grantedOnce[t.code] = true;
+          else if (grantedOnce[t.code]) {
+            viewsWaiting[t.code] = 0;
+            return true;
+          }
+          return false;
+        };
         const push = (step: Step & { type: "push" }) => {
           pushes.push(step);
           for (const t of s.tags) {
-            if (readyAfter[t.code] === undefined) continue;
+            if (readyAfter[t.code] === undefined) {
+              if (t.family === "push" && step.event === "page-view" && !pushWithdrawn(t)) viewsWaiting[t.code] = Math.min(50, (viewsWaiting[t.code] ?? 0) + 1);
+              continue;
+            }
             const tag = tags.find((x) => x.code === t.code)!;
             if (!allowedNow(tag.category)) continue;
             if (t.family === "push" && step.event === "page-view") expectedCalls[t.code].push(["pageView", { path: "/page" }]);
@@ -248,6 +315,7 @@ describe("declared tags: consent x lifecycle x blocks x vendor families (propert
             if (step.via === "event") page.fireWindow("consent.onetrust");
             else win.OptanonWrapper();
             granted = step.groups;
+            for (const t of s.tags) if (t.family === "push" && readyAfter[t.code] === undefined) pushWithdrawn(t);
           }
           check();
         }
