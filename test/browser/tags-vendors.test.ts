@@ -35,9 +35,9 @@ const h = useBrowserHarness();
 const SIGNED_IN = signInCookies({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }, { typ: "Bearer", namespace: "st", hashedId: "h-1" });
 const IDENTIFIED = { namespace: "st", accountType: "ECL", gradeLevel: "", jobTitle: "Student" };
 
-let b: Record<"guide", Bundle>;
+let b: Record<"guide" | "go", Bundle>;
 beforeAll(async () => {
-  b = await buildBundles({ guide: ["apclassroom", "qa"] });
+  b = await buildBundles({ guide: ["apclassroom", "qa"], go: ["go", "prod"] });
 }, 240_000);
 
 type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { analytics: Record<string, string> } } }> };
@@ -258,6 +258,23 @@ describe("personalisation (apclassroom QA, the shipped catalogue): the propositi
     expect(displays()).toHaveLength(1);
     // No data-layer check complains about the bundle's own push (QA carries them).
     expect((await tab.logEntries()).filter((e) => /personalization-decision/.test(JSON.stringify(e)))).toEqual([]);
+  });
+
+  it('a production bundle (prod/go, one of the production sites with "page-view personalization enabled"): the page view asks for capture_ddl, the proposition is applied and its display notified once', async () => {
+    answerPropositions();
+    const url = h.web.page("https://go.kiwi.example/", { bundle: b.go });
+    const tab = await h.browser.openPage(url, { consentGroups: groupsFor(["performance"]) });
+    await tab.waitForMonitor({ type: "boot", site: "go" });
+    await expect.poll(() => displays().length, { timeout: 8000 }).toBe(1);
+    expect(pageViews()).toHaveLength(1);
+    expect(pageViews()[0].query.personalization.decisionScopes).toEqual(["capture_ddl"]);
+    expect(displays()[0].xdm._experience.decisioning.propositions).toEqual([{ id: "prop-1", scope: "capture_ddl", scopeDetails: PROPOSITION.scopeDetails }]);
+    const applied = await tab.page.evaluate(() => (window as any).kiwiDataLayer.filter((p: any) => p && p.event === "personalization-decision"));
+    expect(applied).toEqual([
+      { event: "personalization-decision", scope: "capture_ddl", propositionId: "prop-1", content: [{ segment: "returning-student" }] },
+    ]);
+    await settle(400);
+    expect(displays()).toHaveLength(1);
   });
 
   const WITHOUT: Array<[string, string, { query?: string; gpc?: boolean }]> = [
