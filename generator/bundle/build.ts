@@ -17,8 +17,9 @@ import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
+import { join } from "node:path";
 import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
-import { writeDist } from "./write.js";
+import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 import { writeStamp } from "./stamp.js";
 
@@ -128,10 +129,25 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     phase("pieces");
   }
 
-  // 5. Link: the pieces and the config, hashed, measured and checked.
-  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir);
+  // 5. Link: the pieces and the config, hashed, measured and checked; each bundle staged beside its target as soon as it is linked (write.ts).
+  const staging = createStaging();
+  let stageError: Error | undefined;
+  const emit = options.dryRun
+    ? undefined
+    : async (report: BundleReport, code: Buffer) => {
+        if (stageError) return;
+        try {
+          await Promise.all([staging.stage(join(outDir, report.file), code, true), staging.stage(join(outDir, report.alias), code)]);
+        } catch (err) {
+          stageError ??= err as Error;
+        }
+      };
+  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit);
   reports.push(...outputs.map((o) => o.report));
-  if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+  if (diagnostics.length) {
+    await staging.abort();
+    return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+  }
   phase("bundles");
 
   // Write: bundles first (new names), then the manifest, then prune.
@@ -139,8 +155,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { manifest, kept } = nextManifest({ catalogue, previous, entries, selected, selection: options, runtimeHash });
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
-      await writeDist(outDir, outputs, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
+      if (stageError) throw stageError;
+      await commitDist(staging, outDir, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
     } catch (err) {
+      await staging.abort();
       return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
   }
