@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
-import { writeStamp } from "./stamp.js";
+import { stampInputsKey, writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -85,6 +85,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     diagnostics: warnings.length ? sortDiagnostics([...warnings, ...r.diagnostics]) : r.diagnostics,
     timeMs: Math.round(performance.now() - started),
   });
+
+  // The stamp's key of the inputs as they are before anything is read: a file that changes while the build runs is not stamped as built (stamp.ts).
+  const stampInput = { root, sitesDir, outDir, cacheDir, sites: options.sites, envs: options.envs };
+  const stamping = !options.dryRun && !options.shard;
+  let stampInputs: string | undefined;
+  try {
+    stampInputs = stamping ? stampInputsKey(stampInput) : undefined;
+  } catch {
+    stampInputs = undefined;
+  }
 
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
@@ -165,11 +175,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
   reports.sort(byBundle);
   // What a rebuild with nothing changed would give, for the CLI to print without building (stamp.ts).
-  if (!options.dryRun && !options.shard)
-    await writeStamp(
-      { root, sitesDir, outDir, cacheDir, sites: options.sites, envs: options.envs },
-      { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports },
-    );
+  if (stampInputs !== undefined) await writeStamp(stampInput, { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports }, stampInputs);
   phase("write");
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }
