@@ -77,13 +77,13 @@ function build(bin, sites, out, cache) {
   const peak = Number(m?.[1] ?? NaN);
   const cpu = Number(m?.[2] ?? NaN);
   const parsed = JSON.parse(r.stdout);
-  return { ms, cpuMs: cpu / 1000, peak, built: parsed.built, reused: parsed.reused, bundles: parsed.bundles.length };
+  return { ms, cpuMs: cpu / 1000, peak, built: parsed.built, reused: parsed.reused, bundles: parsed.bundles.length, phases: parsed.phases ?? {} };
 }
 
 /** Cold, warm and one-site builds of a generated catalogue of `count` sites, `runs` times. */
 function measure(root, count, runs) {
   const bin = join(root, "bin", "sitetags.js");
-  const rows = { cold: [], warm: [], oneSite: [], cpu: { cold: [], warm: [], oneSite: [] }, peak: [], bundles: 0, sites: 0 };
+  const rows = { cold: [], warm: [], oneSite: [], cpu: { cold: [], warm: [], oneSite: [] }, phases: { cold: [], oneSite: [] }, peak: [], bundles: 0, sites: 0 };
   for (let run = 0; run < runs; run++) {
     const sites = tmp("scale-sites");
     const out = tmp("scale-out");
@@ -106,6 +106,8 @@ function measure(root, count, runs) {
       rows.cpu.warm.push(warm.cpuMs);
       rows.cpu.oneSite.push(one.cpuMs);
       rows.peak.push(Math.max(cold.peak, warm.peak, one.peak));
+      rows.phases.cold.push(cold.phases);
+      rows.phases.oneSite.push(one.phases);
     } finally {
       for (const d of [sites, out, cache]) rmSync(d, { recursive: true, force: true });
     }
@@ -117,6 +119,8 @@ const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const range = (xs) => `${s(Math.min(...xs))}–${s(Math.max(...xs))}`;
 const cpu = (xs) => `cpu ${s(median(xs))}`;
+/** The build's own phases (its --json "phases", ms; the process start and the CLI's output outside them), median of each over the runs. */
+const phases = (runs) => [...new Set(runs.flatMap((r) => Object.keys(r)))].map((name) => `${name} ${s(median(runs.map((r) => r[name] ?? 0)))}`).join(", ");
 
 /** The case: `sites` generated sites (600; a smoke run passes fewer) against the shipped catalogue. */
 export async function scaleBench({ root, runs, sites = 600 }) {
@@ -151,6 +155,8 @@ export async function scaleBench({ root, runs, sites = 600 }) {
       `max ${mb(Math.max(...big.peak))}; target < 400 MB → ${verdict(median(big.peak) < 400 * 2 ** 20)}`,
     ],
     ["peak memory of a build (shipped)", mb(median(base.peak)), ""],
+    ["where a cold build's time goes (generated)", "", phases(big.phases.cold)],
+    ["where a one-site rebuild's time goes (generated)", "", phases(big.phases.oneSite)],
   ];
   return { rows, data: { runs, shipped: base, generated: big, coldRatio } };
 }

@@ -17,10 +17,11 @@ import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
+import { join } from "node:path";
 import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
-import { writeDist } from "./write.js";
+import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
-import { writeStamp } from "./stamp.js";
+import { stampInputsKey, writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -85,6 +86,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     timeMs: Math.round(performance.now() - started),
   });
 
+  // The stamp's key of the inputs as they are before anything is read: a file that changes while the build runs is not stamped as built (stamp.ts).
+  const stampInput = { root, sitesDir, outDir, cacheDir, sites: options.sites, envs: options.envs };
+  const stamping = !options.dryRun && !options.shard;
+  let stampInputs: string | undefined;
+  try {
+    stampInputs = stamping ? stampInputsKey(stampInput) : undefined;
+  } catch {
+    stampInputs = undefined;
+  }
+
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
   const { catalogue, inputsHashes } = await loadCatalogueCached({
@@ -128,10 +139,25 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     phase("pieces");
   }
 
-  // 5. Link: the pieces and the config, hashed, measured and checked.
-  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir);
+  // 5. Link: the pieces and the config, hashed, measured and checked; each bundle staged beside its target as soon as it is linked (write.ts).
+  const staging = createStaging();
+  let stageError: Error | undefined;
+  const emit = options.dryRun
+    ? undefined
+    : async (report: BundleReport, code: Buffer) => {
+        if (stageError) return;
+        try {
+          await Promise.all([staging.stage(join(outDir, report.file), code, true), staging.stage(join(outDir, report.alias), code)]);
+        } catch (err) {
+          stageError ??= err as Error;
+        }
+      };
+  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit);
   reports.push(...outputs.map((o) => o.report));
-  if (diagnostics.length) return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+  if (diagnostics.length) {
+    await staging.abort();
+    return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
+  }
   phase("bundles");
 
   // Write: bundles first (new names), then the manifest, then prune.
@@ -139,19 +165,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { manifest, kept } = nextManifest({ catalogue, previous, entries, selected, selection: options, runtimeHash });
   if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
     try {
-      await writeDist(outDir, outputs, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
+      if (stageError) throw stageError;
+      await commitDist(staging, outDir, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
     } catch (err) {
+      await staging.abort();
       return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
   }
   await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
   reports.sort(byBundle);
   // What a rebuild with nothing changed would give, for the CLI to print without building (stamp.ts).
-  if (!options.dryRun && !options.shard)
-    await writeStamp(
-      { root, sitesDir, outDir, cacheDir, sites: options.sites, envs: options.envs },
-      { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports },
-    );
+  if (stampInputs !== undefined) await writeStamp(stampInput, { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports }, stampInputs);
   phase("write");
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }

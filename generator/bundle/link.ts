@@ -142,14 +142,16 @@ function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle)
 
 /**
  * Links, hashes, measures (bytes, gzip, brotli) and checks the bundles to build, LINK_CONCURRENCY at a time (compression on the thread pool).
- * With a cacheDir, bytes measured before are not compressed again (sizes.ts).
+ * With a cacheDir, bytes measured before are not compressed again (sizes.ts). Each bundle's bytes go to `emit` (the write's staging) as soon as
+ * it is linked and are not kept: memory holds the few bundles in flight, not the catalogue (issue #21). Without `emit` they are dropped (a dry run).
  */
 export async function linkBundles(
   toBuild: ReadonlyArray<{ bundle: ResolvedBundle; inputsHash: string }>,
   set: PieceSet,
   onBundle: (label: string) => void,
   cacheDir?: string,
-): Promise<{ outputs: Array<{ report: BundleReport; code: Buffer }>; diagnostics: Diagnostic[] }> {
+  emit?: (report: BundleReport, code: Buffer) => Promise<void>,
+): Promise<{ outputs: Array<{ report: BundleReport }>; diagnostics: Diagnostic[] }> {
   const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
     const { code, moduleBytes } = linkBundle(set, bundle);
     const measure = async () => {
@@ -175,9 +177,10 @@ export async function linkBundles(
       moduleBytes,
       moduleSources: bundle.moduleSources,
     };
+    const diagnostics = checkBundle(code, report, bundle);
+    if (!diagnostics.length) await emit?.(report, Buffer.from(code));
     onBundle(dir);
-    // Kept until the write as UTF-8 bytes, off the JavaScript heap: a string with one non-Latin-1 character in its config takes two bytes a character.
-    return { report, code: Buffer.from(code), diagnostics: checkBundle(code, report, bundle) };
+    return { report, diagnostics };
   });
-  return { outputs: outputs.map(({ report, code }) => ({ report, code })), diagnostics: outputs.flatMap((o) => o.diagnostics) };
+  return { outputs: outputs.map(({ report }) => ({ report })), diagnostics: outputs.flatMap((o) => o.diagnostics) };
 }

@@ -25,7 +25,7 @@ import type { BundleReport } from "./link.js";
 import type { Manifest } from "./manifest.js";
 
 /** Bumped when the key or the stored result changes shape. */
-const FORMAT = "1";
+const FORMAT = "2";
 
 export interface StampInput {
   root: string;
@@ -44,24 +44,17 @@ export interface StampedResult {
 
 const stampFile = (cacheDir: string) => join(cacheDir, "stamp.json");
 
-/** The key of the build's inputs and outputs as they are now, with the manifest; undefined when there is no manifest or a file it names is missing. */
-export function stampKey(input: StampInput): { key: string; manifest: Manifest } | undefined {
+/**
+ * The key of the build's inputs as they are now: the selection and folders, every file of the sites folder by content, the sources by size
+ * and modification time. A build takes it before it reads anything (build.ts), so that a file changed while it runs is not stamped as built.
+ */
+export function stampInputsKey(input: StampInput): string {
   const { root, sitesDir, outDir } = input;
-  let manifestText: string;
-  let manifest: Manifest;
-  try {
-    manifestText = readFileSync(join(outDir, "manifest.json"), "utf8");
-    manifest = JSON.parse(manifestText) as Manifest;
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(manifest.bundles) || manifest.shard) return undefined;
-  for (const b of manifest.bundles) if (!existsSync(join(outDir, b.file)) || !existsSync(join(outDir, b.alias))) return undefined;
   const hash = createHash("sha256");
   const add = (...parts: Array<string | Uint8Array>) => {
     for (const p of parts) hash.update(p).update("\0");
   };
-  add(FORMAT, JSON.stringify([root, sitesDir, outDir, input.sites ?? [], input.envs ?? []]), manifestText);
+  add(FORMAT, JSON.stringify([root, sitesDir, outDir, input.sites ?? [], input.envs ?? []]));
   for (const file of listFiles(sitesDir)) add(file, readFileSync(file));
   const sources = [
     ...listFiles(join(root, "runtime-modules"), { skipHidden: true }),
@@ -73,7 +66,29 @@ export function stampKey(input: StampInput): { key: string; manifest: Manifest }
     const stat = statSync(file, { throwIfNoEntry: false });
     add(file, stat ? `${stat.size} ${stat.mtimeMs}` : "missing");
   }
-  return { key: hash.digest("hex"), manifest };
+  return hash.digest("hex");
+}
+
+/**
+ * The key of the build's inputs (stampInputsKey: as they are now, or as a build found them when it started) and of its outputs as they are
+ * now, with the manifest; undefined when there is no manifest or a file it names is missing.
+ */
+export function stampKey(input: StampInput, inputsKey?: string): { key: string; manifest: Manifest } | undefined {
+  const { outDir } = input;
+  let manifestText: string;
+  let manifest: Manifest;
+  try {
+    manifestText = readFileSync(join(outDir, "manifest.json"), "utf8");
+    manifest = JSON.parse(manifestText) as Manifest;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(manifest.bundles) || manifest.shard) return undefined;
+  for (const b of manifest.bundles) if (!existsSync(join(outDir, b.file)) || !existsSync(join(outDir, b.alias))) return undefined;
+  const key = createHash("sha256")
+    .update(`${inputsKey ?? stampInputsKey(input)}\0${manifestText}`)
+    .digest("hex");
+  return { key, manifest };
 }
 
 /** The stamped result when the stamp's key is the key of things as they are now. */
@@ -93,10 +108,10 @@ export async function readStamp(input: StampInput): Promise<(StampedResult & { m
   return now && stored.key === now.key ? { ...stored.result, manifest: now.manifest } : undefined;
 }
 
-/** Remembers a successful build: its reports as a rebuild with nothing changed reports them (reused, as its manifest says). A stamp that cannot be written is only slower next time. */
-export async function writeStamp(input: StampInput, result: StampedResult): Promise<void> {
+/** Remembers a successful build (`inputsKey`: stampInputsKey as the build started; by default as things are now): its reports as a rebuild with nothing changed reports them (reused, as its manifest says). A stamp that cannot be written is only slower next time. */
+export async function writeStamp(input: StampInput, result: StampedResult, inputsKey?: string): Promise<void> {
   try {
-    const now = stampKey(input);
+    const now = stampKey(input, inputsKey);
     if (!now) return;
     const entries = new Map(now.manifest.bundles.map((b) => [`${b.site}/${b.env}`, b]));
     const bundles = result.bundles.map((r) => ({

@@ -2,24 +2,108 @@
  * The write step: the bundles and the manifest go into dist/ all at once or
  * not at all (new names first, the manifest last), then what no manifest
  * entry names any more is pruned.
+ *
+ * Bundles are staged as they are linked (createStaging: each written beside
+ * its target at once, so a catalogue's bytes are never all in memory, issue
+ * #21) and committed by renames once every bundle has passed its checks.
  */
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Manifest } from "./manifest.js";
 
-/** Writes the built bundles (hashed name and alias) and the manifest, then prunes against `previous`. */
-export async function writeDist(
-  outDir: string,
-  outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string | Uint8Array }>,
-  manifest: Manifest,
-  previous: Manifest,
-): Promise<void> {
-  const files = outputs.flatMap(({ report, code }) => [
-    { path: join(outDir, report.file), data: code, named: true },
-    { path: join(outDir, report.alias), data: code },
-  ]);
-  files.push({ path: join(outDir, "manifest.json"), data: `${JSON.stringify(manifest, null, 2)}\n` });
-  await commitFiles(files);
+interface StagedFile {
+  path: string;
+  /** A content-named file (sitetags.HASH.min.js): one that is already there holds these very bytes. */
+  named?: boolean;
+}
+
+/** Files written beside their targets (.tmp-PID) until commit renames them into place, or abort removes them. */
+export interface Staging {
+  /** Writes `data` beside `path` (making its folder as needed); rejects when it cannot. */
+  stage(path: string, data: string | Uint8Array, named?: boolean): Promise<void>;
+  /** Renames every staged file into place, the last one staged last; on a failure puts back what was renamed, removes the temporaries and throws. */
+  commit(): Promise<void>;
+  /** Removes the temporaries and the folders made for them. */
+  abort(): Promise<void>;
+}
+
+const tmpOf = (path: string) => `${path}.tmp-${process.pid}`;
+const backupOf = (path: string) => `${path}.bak-${process.pid}`;
+
+export function createStaging(): Staging {
+  const files: StagedFile[] = [];
+  const madeDirs: string[] = [];
+  const dirs = new Map<string, Promise<void>>();
+  const ensureDir = (dir: string) => {
+    let made = dirs.get(dir);
+    if (!made) {
+      made = mkdir(dir, { recursive: true }).then((first) => void (first && madeDirs.push(first)));
+      dirs.set(dir, made);
+    }
+    return made;
+  };
+  const abort = async () => {
+    await Promise.all(files.map((f) => rm(tmpOf(f.path), { force: true }).catch(() => undefined)));
+    await Promise.all([...dirs.values()].map((d) => d.catch(() => undefined)));
+    for (const dir of [...madeDirs].reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  };
+  return {
+    async stage(path, data, named) {
+      // Listed at once, in call order: the last staged is the last renamed.
+      files.push({ path, named });
+      await ensureDir(dirname(path));
+      await writeFile(tmpOf(path), data);
+    },
+    abort,
+    async commit() {
+      // What a rollback puts back: a replaced file, kept as a hard link beside it (no copy in memory; its bytes as a fallback where links fail); a content-named file that was there holds these very bytes, so it stays.
+      const befores = await Promise.all(
+        files.map(async (f): Promise<"same" | "backup" | Buffer | undefined> => {
+          if (f.named)
+            return access(f.path).then(
+              () => "same" as const,
+              () => undefined,
+            );
+          await rm(backupOf(f.path), { force: true });
+          return link(f.path, backupOf(f.path)).then(
+            () => "backup" as const,
+            (err: NodeJS.ErrnoException) => (err.code === "ENOENT" ? undefined : readFile(f.path).catch(() => undefined)),
+          );
+        }),
+      );
+      const dropBackups = () =>
+        Promise.all(files.map((f, i) => (befores[i] === "backup" ? rm(backupOf(f.path), { force: true }).catch(() => undefined) : undefined)));
+      const renamed: number[] = [];
+      const put = (i: number) => rename(tmpOf(files[i].path), files[i].path).then(() => void renamed.push(i));
+      try {
+        // All but the last (the manifest) at once, then the last.
+        await allSettledOrThrow(files.slice(0, -1).map((_, i) => put(i)));
+        if (files.length) await put(files.length - 1);
+      } catch (err) {
+        for (const i of renamed.reverse()) {
+          const { path } = files[i];
+          const before = befores[i];
+          if (before === "same") continue;
+          await (before === "backup" ? rename(backupOf(path), path) : before ? writeFile(path, before) : rm(path, { force: true })).catch(() => undefined);
+        }
+        await dropBackups();
+        await abort();
+        throw err;
+      }
+      await dropBackups();
+    },
+  };
+}
+
+/** Stages the manifest after the staged bundles, commits, then prunes against `previous`. */
+export async function commitDist(staging: Staging, outDir: string, manifest: Manifest, previous: Manifest): Promise<void> {
+  try {
+    await staging.stage(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  } catch (err) {
+    await staging.abort();
+    throw err;
+  }
+  await staging.commit();
   await prune(outDir, manifest, previous);
 }
 
@@ -29,49 +113,18 @@ export async function writeDist(
  * needed; only when all are written are they renamed into place, in order
  * (the manifest last). A failure while writing removes the temporaries and
  * the directories made for them; a failure while renaming puts back what
- * was renamed (the earlier content of a replaced file, kept in memory).
+ * was renamed (the earlier content of a replaced file, kept beside it).
  */
 export async function commitFiles(files: Array<{ path: string; data: string | Uint8Array; named?: boolean }>): Promise<void> {
-  const tmp = (path: string) => `${path}.tmp-${process.pid}`;
-  const madeDirs: string[] = [];
-  /** Removes the temporaries and the directories made for them. */
-  const cleanUp = async () => {
-    await Promise.all(files.map((f) => rm(tmp(f.path), { force: true }).catch(() => undefined)));
-    for (const dir of madeDirs.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-  };
+  const staging = createStaging();
   try {
-    for (const made of await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map((dir) => mkdir(dir, { recursive: true }))))
-      if (made) madeDirs.push(made);
-    await allSettledOrThrow(files.map((f) => writeFile(tmp(f.path), f.data)));
+    // Each folder once, then every file at once (in order, so the last is the last renamed).
+    await allSettledOrThrow(files.map((f) => staging.stage(f.path, f.data, f.named)));
   } catch (err) {
-    await cleanUp();
+    await staging.abort();
     throw err;
   }
-  // What a rollback puts back: a replaced file's bytes; a content-named file (sitetags.HASH.min.js) that was there holds these very bytes, so it stays.
-  const befores = await Promise.all(
-    files.map((f): Promise<Buffer | "same" | undefined> =>
-      f.named
-        ? access(f.path).then(
-            () => "same" as const,
-            () => undefined,
-          )
-        : readFile(f.path).catch(() => undefined),
-    ),
-  );
-  const renamed: Array<{ path: string; before: Buffer | "same" | undefined }> = [];
-  const put = (i: number) => rename(tmp(files[i].path), files[i].path).then(() => void renamed.push({ path: files[i].path, before: befores[i] }));
-  try {
-    // All but the last (the manifest) at once, then the last.
-    await allSettledOrThrow(files.slice(0, -1).map((_, i) => put(i)));
-    if (files.length) await put(files.length - 1);
-  } catch (err) {
-    for (const r of renamed.reverse()) {
-      if (r.before === "same") continue;
-      await (r.before ? writeFile(r.path, r.before) : rm(r.path, { force: true })).catch(() => undefined);
-    }
-    await cleanUp();
-    throw err;
-  }
+  await staging.commit();
 }
 
 /** Waits for every promise (none is left running), then throws the first failure, if any. */

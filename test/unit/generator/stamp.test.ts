@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { packageRoot } from "../../../generator/bundle/paths.js";
-import { readStamp, writeStamp, type StampInput } from "../../../generator/bundle/stamp.js";
+import { readStamp, stampInputsKey, writeStamp, type StampInput } from "../../../generator/bundle/stamp.js";
 import type { BundleReport } from "../../../generator/bundle/link.js";
 
 const dirs: string[] = [];
@@ -70,5 +70,16 @@ describe('"a warm rebuild with nothing changed … under 1.0 s": the stamp repla
       const input = change(s) ?? s.input;
       expect(await readStamp(input), String(change)).toBeUndefined();
     }
+  });
+
+  it("a site file changed while the build ran is not stamped as built: the key of the inputs is the one the build took as it started", async () => {
+    const { input, report } = setup();
+    const atStart = stampInputsKey(input);
+    writeFileSync(join(input.sitesDir, "go.yaml"), "code: go\nname: changed during the build\n");
+    await writeStamp(input, { diagnostics: [], bundles: [report] }, atStart);
+    expect(await readStamp(input)).toBeUndefined();
+    // Stamped with the inputs as they are now, the same result replays.
+    await writeStamp(input, { diagnostics: [], bundles: [report] }, stampInputsKey(input));
+    expect(await readStamp(input)).toBeDefined();
   });
 });
