@@ -10,11 +10,13 @@ import type { Manifest } from "./manifest.js";
 /** Writes the built bundles (hashed name and alias) and the manifest, then prunes against `previous`. */
 export async function writeDist(
   outDir: string,
-  outputs: ReadonlyArray<{ report: { file: string; alias: string }; code: string | Uint8Array }>,
+  outputs: ReadonlyArray<{ report: { file: string; alias: string; deferred?: { file: string } }; code: string | Uint8Array; deferredCode?: string }>,
   manifest: Manifest,
   previous: Manifest,
 ): Promise<void> {
-  const files = outputs.flatMap(({ report, code }) => [
+  const files = outputs.flatMap(({ report, code, deferredCode }) => [
+    // The deferred file the first one names (content-addressed like it: the same bytes for every bundle of a runtime).
+    ...(report.deferred && deferredCode !== undefined ? [{ path: join(outDir, report.deferred.file), data: deferredCode, named: true }] : []),
     { path: join(outDir, report.file), data: code, named: true },
     { path: join(outDir, report.alias), data: code },
   ]);
@@ -82,7 +84,7 @@ async function allSettledOrThrow(promises: Array<Promise<unknown>>): Promise<voi
 
 /** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */
 async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
-  const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias]));
+  const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias, ...(b.deferred ? [b.deferred.file] : [])]));
   const dirs = new Set([...manifest.bundles, ...previous.bundles].map((b) => `${b.env}/${b.site}`));
   for (const dir of dirs) {
     let names: string[];
@@ -92,7 +94,8 @@ async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
       continue;
     }
     for (const name of names) {
-      if (/^sitetags\.([0-9a-f]{10}\.)?min\.js$/.test(name) && !keep.has(`${dir}/${name}`)) await rm(join(outDir, dir, name), { force: true });
+      if (/^sitetags\.(defer\.[0-9a-f]{10}\.|[0-9a-f]{10}\.)?min\.js$/.test(name) && !keep.has(`${dir}/${name}`))
+        await rm(join(outDir, dir, name), { force: true });
     }
   }
 }
