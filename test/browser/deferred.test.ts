@@ -39,6 +39,18 @@ beforeAll(async () => {
 }, 240_000);
 
 describe("the deferred file: the first page pays only for the first page", () => {
+  it("tree-shaking: the first file carries no web-vitals and no link-listener code, the deferred file does; the first names it with its integrity", () => {
+    const deferred = b.deferred!;
+    // web-vitals' observed entry types and buffered observers; the link handler's selectors (tracking/link-clicks.ts LINK_SELECTOR, GLOBAL_NAV_SELECTOR).
+    for (const marker of ["largest-contentful-paint", "layout-shift", "first-contentful-paint", "buffered", "a[href],area[href]", "[data-ghf]"]) {
+      expect(b.code, marker).not.toContain(marker);
+      expect(deferred.code, marker).toContain(marker);
+    }
+    expect(deferred.file).toMatch(/^prod\/bigfuture\/sitetags\.defer\.[0-9a-f]{10}\.min\.js$/);
+    expect(b.code).toContain(JSON.stringify({ file: deferred.file.split("/").pop(), integrity: b.report.deferred!.integrity }));
+    expect(b.report.gzipBytes).toBeLessThanOrEqual(b.report.budgetGzipBytes);
+  });
+
   it('"A click before it arrives is queued and not lost"; loaded once after the page view with the nonce, integrity and crossorigin; web vitals still sent', async () => {
     let release!: () => void;
     h.web.script(deferredUrl, { until: new Promise<void>((resolve) => (release = resolve)) });
