@@ -144,10 +144,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   let stageError: Error | undefined;
   const emit = options.dryRun
     ? undefined
-    : async (report: BundleReport, code: Buffer) => {
+    : async (report: BundleReport, code: Buffer, deferredCode?: string) => {
         if (stageError) return;
         try {
-          await Promise.all([staging.stage(join(outDir, report.file), code, true), staging.stage(join(outDir, report.alias), code)]);
+          await Promise.all([
+            // The deferred file the first one names, content-addressed like it (the same bytes for every bundle of a runtime).
+            ...(report.deferred && deferredCode !== undefined ? [staging.stage(join(outDir, report.deferred.file), deferredCode, true)] : []),
+            staging.stage(join(outDir, report.file), code, true),
+            staging.stage(join(outDir, report.alias), code),
+          ]);
         } catch (err) {
           stageError ??= err as Error;
         }

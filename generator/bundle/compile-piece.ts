@@ -10,6 +10,7 @@
  */
 import type { RollupCache } from "rollup";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
+import { DEFERRED_TOKEN } from "./deferred.js";
 
 export interface PieceJob {
   /** Cache key (runtime hash + piece name). */
@@ -87,7 +88,7 @@ export async function compilePiece(job: PieceJob): Promise<PieceResult> {
   await bundle.close();
   let code = (await minify(output[0].code, terserOptions(job.kind))).code!;
   if (core) {
-    for (const token of [CONFIG_TOKEN, MODULES_TOKEN, DEV_CHECKS_TOKEN]) {
+    for (const token of [CONFIG_TOKEN, MODULES_TOKEN, DEV_CHECKS_TOKEN, DEFERRED_TOKEN]) {
       if (code.split(token).length !== 2) throw new Error(`the placeholder ${token} must appear exactly once in the minified core`);
     }
   } else {

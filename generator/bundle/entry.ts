@@ -12,6 +12,7 @@
 import { dirname, relative } from "node:path";
 import { featureImports, type FeatureSet } from "./features.js";
 import type { RegistryEntry } from "./registry.js";
+import { DEFERRED_TOKEN } from "./deferred.js";
 
 export const CONFIG_TOKEN = "__SITETAGS_CONFIG__";
 /** Replaced by `{name:piece,...}`: the factories of the bundle's modules, in registry order. */
@@ -22,7 +23,7 @@ export const DEV_CHECKS_TOKEN = "__SITETAGS_DEV_CHECKS__";
 /** The core piece's entry (JS) for one feature set: boot with the three placeholders and the feature set's rule functions (features.ts), imported from the compiled runtime. */
 export function coreEntry(compiledRuntime: string, features: FeatureSet): string {
   const { imports, table } = featureImports(features, compiledRuntime, ".js");
-  return `import { boot } from ${JSON.stringify(`${compiledRuntime}/boot/boot.js`)};\n${imports.map((i) => `${i}\n`).join("")}boot(${CONFIG_TOKEN}, ${MODULES_TOKEN}, { validatePush: ${DEV_CHECKS_TOKEN}, rules: ${table} });\n`;
+  return `import { boot } from ${JSON.stringify(`${compiledRuntime}/boot/boot.js`)};\n${imports.map((i) => `${i}\n`).join("")}boot(${CONFIG_TOKEN}, ${MODULES_TOKEN}, { validatePush: ${DEV_CHECKS_TOKEN}, rules: ${table}, deferred: ${DEFERRED_TOKEN} });\n`;
 }
 
 /** An expression piece's entry (JS): one export of a compiled runtime file as the default. */

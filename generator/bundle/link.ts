@@ -15,6 +15,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
+import { DEFERRED_TOKEN, deferredFile, deferredTokenValue } from "./deferred.js";
 import { sha256, sha384Integrity } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
 import { coreOf, hasDevChecks } from "./plan.js";
@@ -67,8 +68,13 @@ export function linkBundle(set: PieceSet, bundle: ResolvedBundle): { code: strin
   const checks = hasDevChecks(bundle) ? set.pieces.get("devChecks")!.code : "void 0";
   // What the bundle can never read is left out (trim-config.ts).
   const config = inlineConfig(trimConfig(bundle.config));
-  const values: Record<string, string> = { [CONFIG_TOKEN]: config, [MODULES_TOKEN]: factories, [DEV_CHECKS_TOKEN]: checks };
-  const code = COMPILE_HINT + core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}`, "g"), (token) => values[token]);
+  const values: Record<string, string> = {
+    [CONFIG_TOKEN]: config,
+    [MODULES_TOKEN]: factories,
+    [DEV_CHECKS_TOKEN]: checks,
+    [DEFERRED_TOKEN]: deferredTokenValue(set),
+  };
+  const code = COMPILE_HINT + core.replace(new RegExp(`${CONFIG_TOKEN}|${MODULES_TOKEN}|${DEV_CHECKS_TOKEN}|${DEFERRED_TOKEN}`, "g"), (token) => values[token]);
   // UTF-8 bytes, as served: the rows add up to the bundle's size.
   const size = (text: string) => Buffer.byteLength(text);
   const moduleBytes: Record<string, number> = {};
@@ -121,13 +127,20 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   return out;
 }
 
-/** What a budget or forbidden-code check found wrong with a linked bundle. */
+/** The constructs the page's Content-Security-Policy forbids, found in a file of bundle `dir`. */
+function checkForbidden(code: string, dir: string): Diagnostic[] {
+  return FORBIDDEN.filter(([pattern]) => pattern.test(code)).map(([, what]) => DIAGNOSTICS.forbiddenCode(dir, what));
+}
+
+const measureSizes = async (code: string) => {
+  const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
+  return { gzipBytes, brotliBytes };
+};
+
+/** What a budget or forbidden-code check found wrong with a linked bundle (budgets: the first file's gzip only). */
 function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle): Diagnostic[] {
   const dir = `${bundle.env}/${bundle.site}`;
-  const out: Diagnostic[] = [];
-  for (const [pattern, what] of FORBIDDEN) {
-    if (pattern.test(code)) out.push(DIAGNOSTICS.forbiddenCode(dir, what));
-  }
+  const out: Diagnostic[] = checkForbidden(code, dir);
   if (report.gzipBytes > bundle.budgetGzipBytes) {
     out.push({
       ...DIAGNOSTICS.overBudget(dir, report.gzipBytes, bundle.budgetGzipBytes, report.moduleBytes),
@@ -150,8 +163,11 @@ export async function linkBundles(
   set: PieceSet,
   onBundle: (label: string) => void,
   cacheDir?: string,
-  emit?: (report: BundleReport, code: Buffer) => Promise<void>,
+  emit?: (report: BundleReport, code: Buffer, deferredCode?: string) => Promise<void>,
 ): Promise<{ outputs: Array<{ report: BundleReport }>; diagnostics: Diagnostic[] }> {
+  const deferred = deferredFile(set);
+  const deferredSizes =
+    deferred && (cacheDir === undefined ? await measureSizes(deferred.code) : await cachedSizes(cacheDir, deferred.code, () => measureSizes(deferred.code)));
   const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
     const { code, moduleBytes } = linkBundle(set, bundle);
     const measure = async () => {
@@ -177,8 +193,10 @@ export async function linkBundles(
       moduleBytes,
       moduleSources: bundle.moduleSources,
     };
-    const diagnostics = checkBundle(code, report, bundle);
-    if (!diagnostics.length) await emit?.(report, Buffer.from(code));
+    if (deferred && deferredSizes)
+      report.deferred = { file: `${dir}/${deferred.name}`, bytes: Buffer.byteLength(deferred.code), ...deferredSizes, integrity: deferred.integrity };
+    const diagnostics = [...checkBundle(code, report, bundle), ...(deferred ? checkForbidden(deferred.code, dir) : [])];
+    if (!diagnostics.length) await emit?.(report, Buffer.from(code), deferred?.code);
     onBundle(dir);
     return { report, diagnostics };
   });

@@ -8,6 +8,7 @@ import type { Catalogue, ResolvedBundle } from "../config/load.js";
 import { compareText } from "../compare-text.js";
 import { sha256 } from "./hash.js";
 import { selectBundles, type Selection } from "./plan.js";
+import type { DeferredEntry } from "./deferred.js";
 
 export interface ManifestEntry {
   site: string;
@@ -21,6 +22,8 @@ export interface ManifestEntry {
   integrity: string;
   modules: string[];
   inputsHash: string;
+  /** The second file, loaded after the first page view (deferred.ts): absent for a bundle with nothing to defer. Not budgeted. */
+  deferred?: DeferredEntry;
 }
 
 export interface Manifest {

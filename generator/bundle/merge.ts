@@ -98,6 +98,15 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     else if (sha384Integrity(named) !== entry.integrity || alias !== named || !entry.file.endsWith(expectedName))
       diagnostics.push(DIAGNOSTICS.fileMismatch(join(dir, entry.file)));
     else files.push({ path: join(options.outDir, entry.file), data: named, named: true }, { path: join(options.outDir, entry.alias), data: named });
+    // The deferred file the first file names (deferred.ts): kept, checked like the first.
+    const deferred = entry.deferred;
+    if (deferred) {
+      const data = await readFile(join(dir, deferred.file), "utf8").catch(() => undefined);
+      if (data === undefined) diagnostics.push(DIAGNOSTICS.fileMissing(join(dir, deferred.file)));
+      else if (sha384Integrity(data) !== deferred.integrity || !deferred.file.endsWith(`sitetags.defer.${sha256(data).slice(0, 10)}.min.js`))
+        diagnostics.push(DIAGNOSTICS.fileMismatch(join(dir, deferred.file)));
+      else files.push({ path: join(options.outDir, deferred.file), data, named: true });
+    }
   }
   if (diagnostics.length) return { ok: false, exitCode: 3, diagnostics, bundles: seen.size };
   const manifest: Manifest = { bundles: [...seen.values()].map((s) => s.entry).sort((a, b) => compareText(a.site, b.site) || compareText(a.env, b.env)) };

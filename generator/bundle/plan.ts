@@ -15,6 +15,7 @@ import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { featureKeyOf, featureSetOf } from "./features.js";
 import { sha256, stableStringify } from "./hash.js";
 import type { Manifest, ManifestEntry } from "./manifest.js";
+import { DEFERRED_PIECE } from "./deferred.js";
 
 export const MODULE_NAMES = Object.keys(ModulesSchema.shape);
 
@@ -53,7 +54,7 @@ export function pieceKeyOf(runtimeHash: string, name: string): string {
 
 /** Pieces a bundle is linked from. */
 export function piecesOf(bundle: ResolvedBundle): string[] {
-  return [coreOf(bundle), ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : [])];
+  return [coreOf(bundle), ...bundle.modules, ...(hasDevChecks(bundle) ? ["devChecks"] : []), DEFERRED_PIECE.name];
 }
 
 export function selectBundles(all: ResolvedBundle[], options: Selection): ResolvedBundle[] {
@@ -101,7 +102,14 @@ export function planBundles(
   for (const bundle of selected) {
     const inputsHash = known?.get(bundle) ?? inputsHashOf(runtimeHash, bundle);
     const old = previousByKey.get(`${bundle.site}/${bundle.env}`);
-    if (old && old.inputsHash === inputsHash && existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias))) plan.reused.push({ bundle, old });
+    if (
+      old &&
+      old.inputsHash === inputsHash &&
+      existsSync(join(outDir, old.file)) &&
+      existsSync(join(outDir, old.alias)) &&
+      (!old.deferred || existsSync(join(outDir, old.deferred.file)))
+    )
+      plan.reused.push({ bundle, old });
     else plan.toBuild.push({ bundle, inputsHash });
   }
   return plan;

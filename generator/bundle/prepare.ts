@@ -11,6 +11,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DEV_CHECKS_PIECE, pieceEntry, writeEntry } from "./entry.js";
 import { loadTsMorph, readRegistry, type RegistryEntry } from "./registry.js";
 import type { PieceJob } from "./compile-piece.js";
+import { DEFERRED_PIECE } from "./deferred.js";
 
 export interface PrepareInput {
   root: string;
@@ -53,9 +54,11 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
     const entry =
       name === "devChecks"
         ? pieceEntry(input.compiledRuntime, DEV_CHECKS_PIECE.from, DEV_CHECKS_PIECE.export)
-        : m
-          ? pieceEntry(input.compiledRuntime, m.from, m.factory)
-          : undefined;
+        : name === DEFERRED_PIECE.name
+          ? pieceEntry(input.compiledRuntime, DEFERRED_PIECE.from, DEFERRED_PIECE.export)
+          : m
+            ? pieceEntry(input.compiledRuntime, m.from, m.factory)
+            : undefined;
     if (entry) jobs.push({ key, name, kind: "expression", entry, packageRoot: input.root });
   }
   if (input.shapes.length) {

@@ -135,7 +135,7 @@ async function allSettledOrThrow(promises: Array<Promise<unknown>>): Promise<voi
 
 /** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */
 async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
-  const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias]));
+  const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias, ...(b.deferred ? [b.deferred.file] : [])]));
   const dirs = new Set([...manifest.bundles, ...previous.bundles].map((b) => `${b.env}/${b.site}`));
   for (const dir of dirs) {
     let names: string[];
@@ -145,7 +145,8 @@ async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
       continue;
     }
     for (const name of names) {
-      if (/^sitetags\.([0-9a-f]{10}\.)?min\.js$/.test(name) && !keep.has(`${dir}/${name}`)) await rm(join(outDir, dir, name), { force: true });
+      if (/^sitetags\.(defer\.[0-9a-f]{10}\.|[0-9a-f]{10}\.)?min\.js$/.test(name) && !keep.has(`${dir}/${name}`))
+        await rm(join(outDir, dir, name), { force: true });
     }
   }
 }

@@ -84,15 +84,26 @@ export async function promote(options: PromoteOptions): Promise<PublishReport> {
       const toEnv = options.toEnv ?? entry.env;
       const why = refusal(entry, bundles.get(`${entry.site}/${toEnv}`), bundles.get(entryKey(entry)), runtimeHash, toEnv);
       if (why) report.diagnostics.push(why);
-      promoted.push({ ...entry, env: toEnv, file: rename(entry.file), alias: rename(entry.alias) });
+      promoted.push({
+        ...entry,
+        env: toEnv,
+        file: rename(entry.file),
+        alias: rename(entry.alias),
+        ...(entry.deferred ? { deferred: { ...entry.deferred, file: rename(entry.deferred.file) } } : {}),
+      });
     }
     if (report.diagnostics.length) return;
     const current = await readRemoteManifest(s3, target);
-    const there = new Set((current?.manifest.bundles ?? []).map((e) => `${e.file}\0${e.integrity}`));
+    const there = new Set((current?.manifest.bundles ?? []).flatMap((e) => [e, ...(e.deferred ? [e.deferred] : [])]).map((e) => `${e.file}\0${e.integrity}`));
     const hashed: Item[] = [];
     promoted.forEach((entry, i) => {
       if (there.has(`${entry.file}\0${entry.integrity}`)) report.skipped.push(entry.file);
       else hashed.push({ path: entry.file, integrity: entry.integrity, source: { bucket: from.bucket, key: keyOf(from, chosen[i].file) } });
+      // The deferred file the promoted first file names, copied beside it (hashed files go before aliases and the manifest).
+      const deferred = entry.deferred;
+      const fromDeferred = chosen[i].deferred;
+      if (deferred && fromDeferred && !there.has(`${deferred.file}\0${deferred.integrity}`) && !hashed.some((h) => h.path === deferred.file))
+        hashed.push({ path: deferred.file, integrity: deferred.integrity, source: { bucket: from.bucket, key: keyOf(from, fromDeferred.file) } });
     });
     const aliases = aliasesTowards(target, current, promoted, report);
     const manifest = nextManifest(current?.manifest, promoted, { sites: options.sites, envs: options.toEnv ? [options.toEnv] : options.envs });

@@ -122,7 +122,9 @@ export async function publish(options: PublishOptions): Promise<PublishReport> {
       );
     const remote = await readRemoteManifest(s3, target);
     report.previousRelease = remote?.id;
-    const remoteFiles = new Set((remote?.manifest.bundles ?? []).map((e) => `${e.file}\0${e.integrity}`));
+    const remoteFiles = new Set(
+      (remote?.manifest.bundles ?? []).flatMap((e) => [e, ...(e.deferred ? [e.deferred] : [])]).map((e) => `${e.file}\0${e.integrity}`),
+    );
     const remoteByKey = new Map((remote?.manifest.bundles ?? []).map((e) => [entryKey(e), e]));
     const hashed: Item[] = [];
     const aliases: Item[] = [];
@@ -136,6 +138,13 @@ export async function publish(options: PublishOptions): Promise<PublishReport> {
       const data = await readFile(join(options.outDir, entry.file));
       if (sha384Integrity(data) !== entry.integrity) return void report.diagnostics.push(DIAGNOSTICS.distMismatch(join(options.outDir, entry.file)));
       if (upload) hashed.push({ path: entry.file, integrity: entry.integrity, source: { data } });
+      // The deferred file the first file names (hashed, immutable): uploaded with the hashed files, before any alias or manifest names it.
+      const deferred = entry.deferred;
+      if (deferred && !remoteFiles.has(`${deferred.file}\0${deferred.integrity}`) && !hashed.some((i) => i.path === deferred.file)) {
+        const bytes = await readFile(join(options.outDir, deferred.file));
+        if (sha384Integrity(bytes) !== deferred.integrity) return void report.diagnostics.push(DIAGNOSTICS.distMismatch(join(options.outDir, deferred.file)));
+        hashed.push({ path: deferred.file, integrity: deferred.integrity, source: { data: bytes } });
+      }
       if (changed) aliases.push({ path: entry.alias, integrity: entry.integrity, source: { data } });
     }
     const manifest = nextManifest(remote?.manifest, chosen, options);

@@ -55,6 +55,7 @@ export function createAppApi(state: PreviewState, files: Files) {
         bytes: b.bytes,
         gzipBytes: b.gzipBytes,
         integrity: b.integrity,
+        ...(b.deferred ? { deferred: b.deferred } : {}),
         modules: b.modules,
         inputsHash: b.inputsHash,
         host: b.host,

@@ -107,7 +107,7 @@ export class DistSet {
     return bundle.dist === this.sources[0]?.label ? `/${bundle.alias}` : `/${bundle.dist}/${bundle.alias}`;
   }
 
-  /** The bytes behind a CDN path (a manifest file or alias only). */
+  /** The bytes behind a CDN path (a manifest file, alias or deferred file only). */
   fileForCdnPath(path: string): string | undefined {
     const first = this.sources[0];
     for (const s of this.sources) {
@@ -115,7 +115,7 @@ export class DistSet {
       if (!path.startsWith(prefix)) continue;
       const rel = path.slice(prefix.length);
       const d = this.load(s);
-      if (d.bundles.some((b) => b.file === rel || b.alias === rel)) {
+      if (d.bundles.some((b) => b.file === rel || b.alias === rel || b.deferred?.file === rel)) {
         const file = join(s.dir, rel);
         if (existsSync(file)) return file;
       }

@@ -4,7 +4,7 @@ import type { ModuleFactory, ModuleServices, PageInfo } from "../core/types";
 import { isAuthorizedHost } from "../core/authorize";
 import { createConsent } from "../consent/create-consent";
 import { createIdentity, type Identity } from "../identity/create-identity";
-import { startTracking } from "../tracking/start-tracking";
+import { startTracking, type DeferredFile } from "../tracking/start-tracking";
 import { createCookieJar, createCookies } from "../core/cookies";
 import { readDebugMode } from "../core/debug-switch";
 import { detectEnvironment } from "../core/environment";
@@ -29,9 +29,10 @@ export type Factories = Partial<Record<ModuleName, ModuleFactory<any>>>;
 
 /**
  * `validatePush` checks data-layer pushes against their documented shapes (only non-production entries pass one);
- * `rules`: the condition, action and event-source functions the bundle's rules use (the generated entry's table, rules/features.ts).
+ * `rules`: the condition, action and event-source functions the bundle's rules use (the generated entry's table, rules/features.ts);
+ * `deferred`: the bundle's deferred file (web vitals, the link-click handler), loaded after the first page view (tracking/start-tracking.ts).
  */
-export type BootOptions = { validatePush?: PushValidator; rules: RuleFeatures };
+export type BootOptions = { validatePush?: PushValidator; rules: RuleFeatures; deferred?: DeferredFile };
 
 /**
  * Starts a bundle: checks the host, then creates each module the bundle
@@ -45,7 +46,7 @@ export function boot(config: BundleConfig, factories: Factories, options: BootOp
   }
 }
 
-function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, { validatePush, rules }: BootOptions): void {
+function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, { validatePush, rules, deferred }: BootOptions): void {
   const monitor = createMonitor(win);
   // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar), the debug switch's first.
   const jar = createCookieJar(win.document);
@@ -202,7 +203,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       }
     }
     Object.freeze(commands);
-    startTracking(services, commands);
+    startTracking(services, commands, deferred);
 
     // Rules last, so that module commands and provided values exist.
     const engine = createRuleEngine(config.rules, {

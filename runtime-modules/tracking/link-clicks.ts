@@ -108,27 +108,34 @@ export interface LinkListenerDeps {
 }
 
 /**
+ * What a click does: the link it landed on (if any) sent as a link-click
+ * event, unless it is inside one of the site's own click rules. It lives in
+ * the deferred file (runtime-modules/deferred/deferred.ts); the first file's
+ * listener queues the clicks made before it arrives (start-tracking.ts).
+ */
+export function linkClickHandler(deps: LinkListenerDeps): (target: EventTarget | null) => void {
+  return (eventTarget) => {
+    try {
+      const target = eventTarget as Element | null;
+      if (!target || typeof target.closest !== "function") return;
+      const el = target.closest(LINK_SELECTOR) as unknown as LinkElement | null;
+      if (!el) return;
+      for (const selector of deps.ruleSelectors) if (target.closest(selector)) return;
+      const click = clickedLink(el, deps.pageHost(), deps.apexDomain, deps.rules);
+      if (click) deps.analytics.event({ ...linkEvent(click, deps.names), activityMap: linkActivityMap(el) });
+    } catch (e) {
+      deps.onError(e);
+    }
+  };
+}
+
+/**
  * One delegated click listener (capture phase, so a page's stopPropagation
  * cannot hide a click) that sends every link click as a link-click event.
  */
 export function listenForLinks(doc: Pick<Document, "addEventListener">, deps: LinkListenerDeps): void {
-  doc.addEventListener(
-    "click",
-    (event) => {
-      try {
-        const target = event.target as Element | null;
-        if (!target || typeof target.closest !== "function") return;
-        const el = target.closest(LINK_SELECTOR) as unknown as LinkElement | null;
-        if (!el) return;
-        for (const selector of deps.ruleSelectors) if (target.closest(selector)) return;
-        const click = clickedLink(el, deps.pageHost(), deps.apexDomain, deps.rules);
-        if (click) deps.analytics.event({ ...linkEvent(click, deps.names), activityMap: linkActivityMap(el) });
-      } catch (e) {
-        deps.onError(e);
-      }
-    },
-    true,
-  );
+  const handle = linkClickHandler(deps);
+  doc.addEventListener("click", (event) => handle(event && event.target), true);
 }
 
 const LINK_TYPES = ["searchResult", "promo", "nav", "external", "download", "feature", "mailto", "tel"];

@@ -2,17 +2,16 @@ import type { Rule } from "../../generator/config/bundle-config.js";
 import type { Commands } from "../core/globals";
 import type { Analytics, ModuleServices } from "../core/types";
 import { errorText } from "../core/log";
-import { NO_EVENT_CODE_IN_LINK_TRACK } from "../core/messages";
+import { NO_EVENT_CODE_IN_LINK_TRACK, SCRIPT_EMBEDDING_FAILED } from "../core/messages";
 import { TBM_COOKIE, TBM_SECONDS } from "../analytics/traffic-source";
 import type { VitalMetric } from "../analytics/web-vitals";
 import { guardAnalytics } from "./guard-analytics";
-import { listenForLinks, pushedLinkEvent, pushedPromoEvent } from "./link-clicks";
+import { pushedLinkEvent, pushedPromoEvent, type linkClickHandler } from "./link-clicks";
 import { composePageName, declaredPage, HUB_SITE, routeKey, sitePageFacts, type DeclaredPage, type PageMaps, type Where } from "./page-naming";
 import { createSearchEvents, searchResultClickEvent } from "./search-events";
 import { createViewScheduler, watchRoutes, type ViewScheduler } from "./spa";
 import { trafficVariables } from "./traffic";
 import { createVitalsBatch, startVitals, type VitalsSubscribe } from "./vitals";
-import { subscribeWebVitals } from "./vitals-source";
 
 /** The services boot hands over (ModuleServices without a module's own config). */
 export type TrackingServices = Omit<ModuleServices<unknown>, "config">;
@@ -21,6 +20,24 @@ export type ModuleCommands = Readonly<Record<string, Readonly<Commands>>>;
 
 export const TRACKING_FAILED = "tracking failed";
 export const TRACKING_NOT_ALLOWED = "tracking not allowed: the page address contains an at-sign";
+
+/** What the deferred file hands over (tracking/deferred.ts): the web-vitals subscription and the link-click handler. */
+export interface DeferredParts {
+  vitals: VitalsSubscribe;
+  links: typeof linkClickHandler;
+}
+
+/** The deferred file, as the build names it (generator/bundle/deferred.ts): its name beside the first file and its SRI integrity. */
+export interface DeferredFile {
+  file: string;
+  integrity: string;
+}
+
+/** Loads the deferred file; it calls `arrive` with its parts. Called once, after the first page view. */
+export type DeferredLoader = (arrive: (parts: DeferredParts) => void) => void;
+
+/** Where the first file waits for the deferred one: the deferred file calls window[DEFERRED_HOOK](parts). */
+export const DEFERRED_HOOK = "sitetags.deferred";
 
 /** What the wiring gives back (for tests): the guarded analytics and the page name now. */
 export interface Tracking {
@@ -51,12 +68,36 @@ export function clickRuleSelectors(rules: readonly Rule[]): string[] {
  * The analytics rules wired into the runtime (docs/tracking.md). Boot calls
  * this once, after the modules and before the rules engine. Never throws.
  */
-export function startTracking(services: TrackingServices, commands: ModuleCommands = {}): void {
+export function startTracking(services: TrackingServices, commands: ModuleCommands = {}, deferred?: DeferredFile): void {
   try {
-    wireTracking(services, commands, subscribeWebVitals);
+    wireTracking(services, commands, deferred && deferredLoader(services, deferred));
   } catch (e) {
     services.log.error(TRACKING_FAILED, errorText(e));
   }
+}
+
+/**
+ * The loader of the deferred file: named relative to the first file's own
+ * src (read now, while it runs: the CDN path and the alias both work), a
+ * classic script with the page's nonce, `integrity` and `crossorigin`; a
+ * failure to load is logged (debug only), and the queued clicks wait.
+ */
+export function deferredLoader(services: Pick<TrackingServices, "win" | "loadScript" | "log">, deferred: DeferredFile): DeferredLoader {
+  const { win, log } = services;
+  const own = win.document.currentScript as HTMLScriptElement | null;
+  const base = own && own.src;
+  return (arrive) => {
+    if (!base) return void log.error(SCRIPT_EMBEDDING_FAILED, { src: deferred.file });
+    const src = new URL(deferred.file, base).href;
+    const hook = Symbol.for(DEFERRED_HOOK);
+    (win as unknown as Record<symbol, unknown>)[hook] = (parts: DeferredParts) => {
+      delete (win as unknown as Record<symbol, unknown>)[hook];
+      arrive(parts);
+    };
+    services
+      .loadScript(src, { attributes: { integrity: deferred.integrity, crossorigin: "anonymous" } })
+      .catch((e) => log.error(SCRIPT_EMBEDDING_FAILED, { src, error: errorText(e) }));
+  };
 }
 
 /**
@@ -66,7 +107,7 @@ export function startTracking(services: TrackingServices, commands: ModuleComman
  * link clicks, the link-click, promo-click, search and web-vitals pushes,
  * web vitals.
  */
-export function wireTracking(services: TrackingServices, commands: ModuleCommands, vitals?: VitalsSubscribe): Tracking {
+export function wireTracking(services: TrackingServices, commands: ModuleCommands, loadDeferred?: DeferredLoader): Tracking {
   const { win, bundle: config, log, values, dataLayer, cookies, consent } = services;
   const site = config.site.code;
   const names = config.pageNames;
@@ -136,6 +177,21 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     onPageView: pageViewVariables,
     onBlocked: () => log.info(TRACKING_NOT_ALLOWED),
   });
+  // Loaded once, after the page load's first page view has been sent (so after the consent the Edge client waits for).
+  if (loadDeferred) {
+    const pageView = analytics.pageView;
+    let asked = false;
+    analytics.pageView = (e) => {
+      const sent = pageView(e);
+      if (!asked) {
+        asked = true;
+        const load = guard(() => loadDeferred(arrive));
+        sent.then(load, load);
+      }
+      return sent;
+    };
+  }
+
   // Every caller holds this one object (rules, modules, boot): guard it in place.
   try {
     Object.assign(shared, analytics);
@@ -191,21 +247,32 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     }
   });
 
-  /* ---- link clicks ---- */
+  /* ---- link clicks and web vitals: the deferred file ---- */
+  // One capture listener: a click before the deferred file arrives is queued (its target), handled when it does.
   const doc = win.document;
-  if (typeof doc.addEventListener === "function")
-    listenForLinks(doc, {
-      analytics,
-      names: numbers.link,
-      rules: config.analyticsRules,
-      apexDomain: config.apexDomain,
-      pageHost: () => win.location.hostname,
-      ruleSelectors: clickRuleSelectors(config.rules),
-      onError: fail,
-    });
-
-  /* ---- web vitals ---- */
-  if (vitals && typeof (win as unknown as { PerformanceObserver?: unknown }).PerformanceObserver === "function") startVitals(win, vitals, batch);
-
+  const queued: Array<EventTarget | null> = [];
+  let onLink: ((target: EventTarget | null) => void) | undefined;
+  if (typeof doc.addEventListener === "function") doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : queued.push(e.target)), true);
+  let arrived = false;
+  function arrive(parts: DeferredParts): void {
+    if (arrived) return;
+    arrived = true;
+    try {
+      onLink = parts.links({
+        analytics,
+        names: numbers.link,
+        rules: config.analyticsRules,
+        apexDomain: config.apexDomain,
+        pageHost: () => win.location.hostname,
+        ruleSelectors: clickRuleSelectors(config.rules),
+        onError: fail,
+      });
+      for (const target of queued.splice(0)) onLink(target);
+      // PerformanceObserver with buffered: true (web-vitals) still sees what happened before it was registered.
+      if (typeof (win as unknown as { PerformanceObserver?: unknown }).PerformanceObserver === "function") startVitals(win, parts.vitals, batch);
+    } catch (e) {
+      fail(e);
+    }
+  }
   return { analytics, pageName };
 }

@@ -96,6 +96,8 @@ export async function buildBundles<K extends string>(
       config: resolved.config,
       report,
       outDir,
+      // Served beside it (servers.ts), so every browser test runs the real split (first file plus deferred file).
+      ...(report.deferred ? { deferred: { file: report.deferred.file, code: readFileSync(join(outDir, report.deferred.file), "utf8") } } : {}),
     };
   }
   return out;

@@ -131,6 +131,7 @@ export async function startServers(): Promise<TestWeb> {
     },
     serveBundle(bundle) {
       bundles.set(`/${bundle.file}`, bundle.code);
+      if (bundle.deferred) bundles.set(`/${bundle.deferred.file}`, bundle.deferred.code);
       const current = bundles.get(`/${bundle.alias}`);
       if (current === undefined || current === bundle.code) {
         bundles.set(`/${bundle.alias}`, bundle.code);
@@ -232,6 +233,19 @@ export async function startServers(): Promise<TestWeb> {
         return answerCredentials(entry, res);
       case "bundle": {
         const code = bundles.get(entry.path);
+        // A test's override of a CDN file (held back or failing: split task).
+        const held = scripts.get(entry.host + entry.path);
+        if (held) {
+          await held.until;
+          if (held.status !== undefined || held.body !== undefined)
+            return send(
+              res,
+              entry,
+              held.status ?? 200,
+              { "content-type": "text/javascript; charset=utf-8", "access-control-allow-origin": "*" },
+              held.body ?? "",
+            );
+        }
         if (code === undefined) return send(res, entry, 404, { "content-type": "text/plain" }, `no bundle published at ${entry.path}`);
         return send(res, entry, 200, { "content-type": "text/javascript; charset=utf-8", "access-control-allow-origin": "*" }, code);
       }
@@ -243,6 +257,7 @@ export async function startServers(): Promise<TestWeb> {
         if (entry.kind === "video" && !scripts.has(entry.host + entry.path)) return answerVideo(entry, res);
         const override = scripts.get(entry.host + entry.path) ?? {};
         if (override.delayMs) await sleep(override.delayMs);
+        await override.until;
         const status = override.status ?? 200;
         const body = override.body ?? (status >= 400 ? `${status} from the test server` : recordSelfScript(entry.url));
         return send(res, entry, status, { "content-type": override.contentType ?? "text/javascript; charset=utf-8", "access-control-allow-origin": "*" }, body);

@@ -40,6 +40,8 @@ export interface ServableBundle {
   /** dist-relative content-addressed name, e.g. "qa/clep/sitetags.0123456789.min.js". */
   file: string;
   code: string;
+  /** The bundle's deferred file (split task, issue #21): published beside it, e.g. "qa/clep/sitetags.defer.0123456789.min.js". */
+  deferred?: { file: string; code: string };
 }
 
 export interface PageOptions {
@@ -77,6 +79,8 @@ export interface ScriptOverride {
   contentType?: string;
   /** Answer only after this long. */
   delayMs?: number;
+  /** Answer only once this settles (a test holds a file back, e.g. a bundle's deferred file; the CDN host honours it too). */
+  until?: Promise<unknown>;
 }
 
 export interface EdgeResponse {

@@ -74,7 +74,28 @@ describe("the compiler", () => {
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
     expect(keys).toEqual([...keys].sort());
     for (const entry of manifest.bundles) {
-      expect(Object.keys(entry).sort()).toEqual(["alias", "brotliBytes", "bytes", "env", "file", "gzipBytes", "inputsHash", "integrity", "modules", "site"]);
+      expect(Object.keys(entry).sort()).toEqual([
+        "alias",
+        "brotliBytes",
+        "bytes",
+        "deferred",
+        "env",
+        "file",
+        "gzipBytes",
+        "inputsHash",
+        "integrity",
+        "modules",
+        "site",
+      ]);
+      // The deferred file (split task, #21): content-named beside the first, which names it with its integrity; its own sizes.
+      const deferred = readFileSync(join(out1, entry.deferred.file));
+      expect(entry.deferred.file).toBe(`${entry.env}/${entry.site}/sitetags.defer.${createHash("sha256").update(deferred).digest("hex").slice(0, 10)}.min.js`);
+      expect(entry.deferred.integrity).toBe(`sha384-${createHash("sha384").update(deferred).digest("base64")}`);
+      expect(entry.deferred.bytes).toBe(deferred.length);
+      expect(entry.deferred.gzipBytes).toBe(gzipSync(deferred, { level: 9 }).length);
+      expect(readFileSync(join(out1, entry.file), "utf8")).toContain(
+        JSON.stringify({ file: entry.deferred.file.split("/").pop(), integrity: entry.deferred.integrity }),
+      );
       const bytes = readFileSync(join(out1, entry.file));
       expect(entry.file).toBe(`${entry.env}/${entry.site}/sitetags.${createHash("sha256").update(bytes).digest("hex").slice(0, 10)}.min.js`);
       expect(entry.alias).toBe(`${entry.env}/${entry.site}/sitetags.min.js`);
@@ -122,9 +143,9 @@ describe("the compiler", () => {
     const rebuilt = changed.bundles.filter((b) => b.status === "built").map((b) => b.site);
     expect(new Set(rebuilt)).toEqual(new Set(["go"]));
     expect(changed.piecesCompiled).toBe(0);
-    // Only the current hashed file of each bundle stays.
+    // Only the current hashed file of each bundle stays (with its alias and deferred file).
     for (const env of readdirSync(out).filter((n) => n !== "manifest.json")) {
-      for (const site of readdirSync(join(out, env))) expect(readdirSync(join(out, env, site)).length).toBe(2);
+      for (const site of readdirSync(join(out, env))) expect(readdirSync(join(out, env, site)).length).toBe(3);
     }
   });
 

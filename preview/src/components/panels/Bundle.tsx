@@ -43,6 +43,15 @@ export function BundlePanel({
             <th>integrity</th>
             <td className="wrap small">{bundle.integrity}</td>
           </tr>
+          {bundle.deferred && (
+            <tr>
+              <th>deferred file</th>
+              <td data-testid="bundle-deferred" className="wrap small">
+                <code>{bundle.deferred.file}</code> · {bundle.deferred.bytes.toLocaleString()} B · {bundle.deferred.gzipBytes.toLocaleString()} B gzip, loaded
+                after the page view · {bundle.deferred.integrity}
+              </td>
+            </tr>
+          )}
           <tr>
             <th>modules</th>
             <td data-testid="bundle-modules">{bundle.modules.length ? bundle.modules.join(", ") : "(core only)"}</td>

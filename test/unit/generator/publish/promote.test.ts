@@ -36,8 +36,12 @@ describe("sitetags promote", () => {
     expect(r.diagnostics).toEqual([]);
     expect(r.exitCode).toBe(0);
     const prodEntries = A.manifest.bundles.filter((e) => e.env === "prod");
-    expect(r.written.hashed.sort()).toEqual(prodEntries.map((e) => e.file).sort());
+    // Each bundle's first file and the deferred file it names (split task, #21).
+    expect(r.written.hashed.sort()).toEqual(prodEntries.flatMap((e) => [e.file, e.deferred!.file]).sort());
     for (const e of prodEntries) {
+      const deferred = await s3.get(key(prod(1), e.deferred!.file));
+      expect(deferred.body.equals(A.bytes(e.deferred!.file)), e.deferred!.file).toBe(true);
+      expect(deferred.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
       for (const path of [e.file, e.alias]) expect((await s3.get(key(prod(1), path))).body.equals(A.bytes(e.file)), path).toBe(true);
       expect((await s3.get(key(prod(1), e.file))).headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     }

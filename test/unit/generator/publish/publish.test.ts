@@ -53,7 +53,9 @@ describe("sitetags publish (a real S3-compatible server on 127.0.0.1)", () => {
       expect(first.exitCode).toBe(0);
       const n = A.manifest.bundles.length;
       expect(n).toBeGreaterThan(10);
-      expect(first.written.hashed.sort()).toEqual(A.manifest.bundles.map((e) => e.file).sort());
+      // Each bundle's first file and the deferred file it names (split task, #21): hashed, before any alias.
+      expect(A.manifest.bundles.every((e) => e.deferred?.file.startsWith(`${e.env}/${e.site}/sitetags.defer.`))).toBe(true);
+      expect(first.written.hashed.sort()).toEqual(A.manifest.bundles.flatMap((e) => [e.file, e.deferred!.file]).sort());
       expect(first.written.aliases.sort()).toEqual(A.manifest.bundles.map((e) => e.alias).sort());
       expect(first.written.manifest).toBe(true);
       expect(first.skipped).toEqual([]);
@@ -62,10 +64,10 @@ describe("sitetags publish (a real S3-compatible server on 127.0.0.1)", () => {
       const puts = proxy.log.filter((r) => r.method === "PUT").map((r) => r.path.replace(`/${BUCKET}/${keyIn(target, "")}`, ""));
       const lastHashed = Math.max(...puts.map((p, i) => (/\.[0-9a-f]{10}\.min\.js$/.test(p) ? i : -1)));
       const firstAlias = puts.findIndex((p) => p.endsWith("/sitetags.min.js"));
-      expect(lastHashed).toBe(n - 1);
-      expect(firstAlias).toBe(n);
+      expect(lastHashed).toBe(2 * n - 1);
+      expect(firstAlias).toBe(2 * n);
       expect(puts.slice(-2)).toEqual([`releases/${first.release}.json`, "manifest.json"]);
-      expect(first.requests).toBe(1 + 2 * n + 2);
+      expect(first.requests).toBe(1 + 3 * n + 2);
     } finally {
       await proxy.close();
     }

@@ -14,8 +14,13 @@ import {
   rulePushEvents,
   startTracking,
   wireTracking,
+  deferredLoader,
+  DEFERRED_HOOK,
+  type DeferredParts,
   type ModuleCommands,
 } from "../../../../runtime-modules/tracking/start-tracking";
+import { linkClickHandler } from "../../../../runtime-modules/tracking/link-clicks";
+import { DEFERRED_HOOK as BUILD_DEFERRED_HOOK } from "../../../../generator/bundle/deferred.js";
 import { bundleConfig } from "../helpers/config";
 import { pageRules } from "../analytics/rules";
 import { memoryCookies, recorder } from "./recorder";
@@ -78,7 +83,13 @@ function setup(
   };
   const reports: Array<(m: unknown) => void> = [];
   if (options.vitals) win.PerformanceObserver = function () {};
-  const tracking = wireTracking(services, options.commands ?? {}, (report) => void reports.push(report as never));
+  // The deferred file, arriving at once when the first page view has been sent (its loader is called then).
+  const loads: Array<(parts: DeferredParts) => void> = [];
+  const parts: DeferredParts = { vitals: (report) => void reports.push(report as never), links: linkClickHandler };
+  const tracking = wireTracking(services, options.commands ?? {}, (arrive) => {
+    loads.push(arrive);
+    arrive(parts);
+  });
   return {
     win,
     go,
@@ -108,10 +119,16 @@ function setup(
     },
     routeListeners: () => Object.keys(winListeners),
     reports,
+    loads,
+    parts,
+    docListeners,
   };
 }
 
 afterEach(() => vi.unstubAllGlobals());
+
+/** Lets the first page view's promise settle (the deferred file is asked for then). */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe("wireTracking", () => {
   it('provides "pageName" for every page, and the org page view (no name) gets it, with the page URLs through xdm', () => {
@@ -185,9 +202,10 @@ describe("wireTracking", () => {
     signup.boot();
     expect(signup.views()[0].variables).toMatchObject({ eVar92: "registration" });
   });
-  it("link clicks through the delegated listener; a link-click push; a promo-click push; web vitals sent when hidden", () => {
+  it("link clicks through the delegated listener; a link-click push; a promo-click push; web vitals sent when hidden", async () => {
     const t = setup("https://bigfuture.kiwi.example/", { vitals: true });
     t.boot();
+    await flush();
     const a = { href: "https://bigfuture.kiwi.example/guide.pdf", textContent: "Guide", dataset: {}, getAttribute: () => null, closest: () => null };
     t.click({ closest: (s: string) => (s === "a[href],area[href]" ? a : null) });
     t.push({ event: "link-click", linkType: "feature", linkName: "Compare", hasData: true });
@@ -267,6 +285,58 @@ describe("wireTracking", () => {
       { events: [{ type: "click", selector: ".x" }] },
     ] as unknown as Rule[];
     expect(clickRuleSelectors(rules)).toEqual(["a[data-promo]", ".x"]);
+  });
+});
+
+// Split task (#21): the deferred file carries web vitals and the link-click handler; the first file queues clicks until it arrives.
+describe("the deferred file (issue #21: the first page pays only for the first page)", () => {
+  const pdf = { href: "https://bigfuture.kiwi.example/guide.pdf", textContent: "Guide", dataset: {}, getAttribute: () => null, closest: () => null };
+  const onPdf = { closest: (s: string) => (s === "a[href],area[href]" ? pdf : null) };
+  it('"A click before it arrives is queued and not lost": asked for once, after the first page view; the queued click sent on arrival, later clicks at once', async () => {
+    const t = setup("https://bigfuture.kiwi.example/", { vitals: true });
+    expect(t.loads).toHaveLength(0);
+    t.click(onPdf); // before the page view: queued
+    expect(t.events()).toHaveLength(0);
+    expect(t.docListeners.click).toHaveLength(1);
+    t.boot();
+    await flush();
+    expect(t.loads).toHaveLength(1);
+    expect(t.events().map((e) => e.name)).toEqual(["guide"]);
+    t.click(onPdf);
+    expect(t.events().map((e) => e.name)).toEqual(["guide", "guide"]);
+    // Later page views (SPA routes) ask for nothing again; a second arrival changes nothing.
+    void t.services.analytics.pageView({});
+    await flush();
+    t.loads[0](t.parts);
+    t.click(onPdf);
+    expect(t.loads).toHaveLength(1);
+    expect(t.events()).toHaveLength(3);
+    expect(t.docListeners.click).toHaveLength(1);
+    expect(t.reports).toHaveLength(1);
+  });
+  it("the loader: relative to the first file's own src, with integrity and crossorigin; a failed load logged, not thrown; no src: logged", async () => {
+    const calls: Array<[string, unknown]> = [];
+    const logged: unknown[][] = [];
+    const log = { error: (...a: unknown[]) => void logged.push(a) } as never;
+    const win: Record<string | symbol, any> = { document: { currentScript: { src: "https://cdn.kiwi.example/prod/bigfuture/sitetags.min.js" } } };
+    const file = { file: "sitetags.defer.0123456789.min.js", integrity: "sha384-x" };
+    const failing = (src: string, o: unknown) => (calls.push([src, o]), Promise.reject(new Error("404")));
+    const arrive = vi.fn();
+    deferredLoader({ win: win as never, loadScript: failing, log }, file)(arrive);
+    expect(calls).toEqual([
+      ["https://cdn.kiwi.example/prod/bigfuture/sitetags.defer.0123456789.min.js", { attributes: { integrity: "sha384-x", crossorigin: "anonymous" } }],
+    ]);
+    await flush();
+    expect(logged[0][0]).toBe("script embedding failed");
+    // The deferred file calls the hook; the hook is gone after.
+    win[Symbol.for(DEFERRED_HOOK)]({ vitals: () => undefined, links: linkClickHandler });
+    expect(arrive).toHaveBeenCalledTimes(1);
+    expect(win[Symbol.for(DEFERRED_HOOK)]).toBeUndefined();
+    expect(BUILD_DEFERRED_HOOK).toBe(DEFERRED_HOOK);
+    const inline = { document: { currentScript: null } };
+    deferredLoader({ win: inline as never, loadScript: failing, log }, file)(arrive);
+    expect(logged).toHaveLength(2);
+    expect(calls).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,115 @@
+/**
+ * The deferred file in real Chromium (split task, issue #21 "Defer what the
+ * first page view does not need"), on the shipped catalogue's prod/bigfuture
+ * bundle served as published: the first file, and beside it
+ * sitetags.defer.HASH.min.js (web vitals, the link-click handler), loaded
+ * after the first page view. One page load proves the queued click, the
+ * script's nonce + integrity + crossorigin under a nonce-only CSP, and web
+ * vitals; one more proves a failed (tampered) deferred file is logged and
+ * harmless.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBundle, CONSENT, NONCE_ONLY_CSP, settle, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+
+const h = useBrowserHarness();
+
+type Beacon = { events: Array<{ xdm: Record<string, any>; data?: { __adobe: { analytics: Record<string, string> } } }> };
+const beacons = (): Beacon[] =>
+  h.web
+    .find((r) => r.host === "edge.kiwi.example" && r.method === "POST" && Array.isArray((r.json as Beacon | undefined)?.events))
+    .map((r: RecordedRequest) => r.json as Beacon);
+const ofType = (type: string) => beacons().filter((b) => b.events[0].xdm.eventType === type);
+const views = () => ofType("web.webpagedetails.pageViews");
+const clicks = () => ofType("web.webinteraction.linkClicks");
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check() && Date.now() < end) await settle(25);
+  expect(check()).toBe(true);
+}
+
+// A download link; the page keeps the visitor on it (the click must not navigate away).
+const BODY = `<a id="guide" href="/guide.pdf">Guide</a><h1>Large heading for a contentful paint</h1>`;
+const STAY = `document.addEventListener("click", function (e) { e.preventDefault(); });`;
+
+let b: Bundle;
+let deferredUrl: string;
+beforeAll(async () => {
+  b = await buildBundle("bigfuture", "prod");
+  deferredUrl = `https://cdn.kiwi.example/${b.report.deferred!.file}`;
+}, 240_000);
+
+describe("the deferred file: the first page pays only for the first page", () => {
+  it("tree-shaking: the first file carries no web-vitals and no link-listener code, the deferred file does; the first names it with its integrity", () => {
+    const deferred = b.deferred!;
+    // web-vitals' observed entry types and buffered observers; the link handler's selectors (tracking/link-clicks.ts LINK_SELECTOR, GLOBAL_NAV_SELECTOR).
+    for (const marker of ["largest-contentful-paint", "layout-shift", "first-contentful-paint", "buffered", "a[href],area[href]", "[data-ghf]"]) {
+      expect(b.code, marker).not.toContain(marker);
+      expect(deferred.code, marker).toContain(marker);
+    }
+    expect(deferred.file).toMatch(/^prod\/bigfuture\/sitetags\.defer\.[0-9a-f]{10}\.min\.js$/);
+    expect(b.code).toContain(JSON.stringify({ file: deferred.file.split("/").pop(), integrity: b.report.deferred!.integrity }));
+    expect(b.report.gzipBytes).toBeLessThanOrEqual(b.report.budgetGzipBytes);
+  });
+
+  it('"A click before it arrives is queued and not lost"; loaded once after the page view with the nonce, integrity and crossorigin; web vitals still sent', async () => {
+    let release!: () => void;
+    h.web.script(deferredUrl, { until: new Promise<void>((resolve) => (release = resolve)) });
+    const url = h.web.page("https://bigfuture.kiwi.example/guides", { bundle: b, body: BODY, after: [STAY], csp: NONCE_ONLY_CSP });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    await until(() => views().length === 1);
+    // Asked for after the page view, and held back: the click waits in the first file's queue.
+    const asked = await h.web.waitForRequest({ host: "cdn.kiwi.example", path: /sitetags\.defer\./ });
+    expect(h.web.requests.indexOf(asked)).toBeGreaterThan(h.web.requests.findIndex((r) => r.host === "edge.kiwi.example" && r.method === "POST"));
+    await tab.page.click("#guide");
+    await settle(200);
+    expect(clicks()).toHaveLength(0);
+    release();
+    await until(() => clicks().length === 1);
+    const click = clicks()[0].events[0];
+    expect(click.xdm.web.webInteraction).toMatchObject({ name: "guide", type: "download" });
+    // A click after it arrived goes at once, through the one listener (no double).
+    await tab.page.click("#guide");
+    await until(() => clicks().length === 2);
+    // The injected script: the deferred file named relative to the first file's src, with the page's nonce, its integrity and crossorigin.
+    const script = await tab.page.evaluate(() => {
+      const s = document.querySelector<HTMLScriptElement>('script[src*="sitetags.defer."]')!;
+      return {
+        src: s.src,
+        nonce: s.nonce,
+        integrity: s.getAttribute("integrity"),
+        crossorigin: s.getAttribute("crossorigin"),
+        count: document.querySelectorAll('script[src*="sitetags.defer."]').length,
+      };
+    });
+    const page = h.web.requests.find((r) => r.kind === "page")!;
+    expect(script).toEqual({ src: deferredUrl, nonce: page.nonce, integrity: b.report.deferred!.integrity, crossorigin: "anonymous", count: 1 });
+    // Web vitals: registered late, PerformanceObserver's buffered entries still give FCP, TTFB and LCP.
+    await tab.page.click("h1");
+    await tab.page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await until(() => ofType("kiwi.webVitals").length === 1);
+    const text = ofType("kiwi.webVitals")[0].events[0].data!.__adobe.analytics.eVar94;
+    for (const name of ["FCP", "TTFB", "LCP"]) expect(text).toMatch(new RegExp("(^|\\|)" + name + ":(good|needs-improvement|poor):navigate:\\d+(\\||$)"));
+    expect(h.web.find({ host: "cdn.kiwi.example", path: /sitetags\.defer\./ })).toHaveLength(1);
+    expect(await tab.cspViolations()).toEqual([]);
+    expect(tab.pageErrors).toEqual([]);
+  });
+
+  it("a deferred file that fails its integrity check is logged (debug only), never thrown; the page view stands, clicks stay queued", async () => {
+    h.web.script(deferredUrl, { body: "window.tampered = true;" });
+    const url = h.web.page("https://bigfuture.kiwi.example/guides", { bundle: b, body: BODY, after: [STAY] });
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance, debug: true });
+    await until(() => views().length === 1);
+    await h.web.waitForRequest({ host: "cdn.kiwi.example", path: /sitetags\.defer\./ });
+    await tab.page.click("#guide");
+    const failedLoad = async () => (await tab.logEntries()).filter((e) => (e.data as { src?: string } | undefined)?.src === deferredUrl);
+    const end = Date.now() + 5000;
+    while (!(await failedLoad()).length && Date.now() < end) await settle(25);
+    expect(await failedLoad()).toEqual([expect.objectContaining({ level: "error", message: "script embedding failed" })]);
+    expect(await tab.page.evaluate(() => (window as { tampered?: boolean }).tampered)).toBeUndefined();
+    expect(clicks()).toHaveLength(0);
+    expect(tab.pageErrors).toEqual([]);
+  });
+});
