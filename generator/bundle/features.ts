@@ -93,7 +93,7 @@ export function featureSetOf(
   // "The sampling rate of the tag settings per host" decides only for sampled tags: a bundle without one carries no sampling code.
   if (config.modules?.tags?.tags.some((t) => t.sampled)) set.sampling = ["createSampling"];
   // "A site without a credential service carries no credential fetch" (issue #21): no serviceUrl, no request to make.
-  if (config.identity?.credentials?.serviceUrl) set.credentials = ["credentialRequest", "fetchCredential"];
+  if (config.identity?.credentials?.serviceUrl) set.credentials = ["fetchCredential"];
   return set;
 }
 

@@ -212,15 +212,19 @@ export function createIdentity(deps: IdentityDeps): Identity {
   });
 
   const credentials = deps.credentials;
-  const request =
+  const fetchCredential =
     loggedIn && credentials
-      ? credentials.credentialRequest({
-          settings: settings.credentials,
-          env: config.env,
-          tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
-          sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
-          random: Math.random,
-        })
+      ? credentials.fetchCredential(
+          {
+            settings: settings.credentials,
+            env: config.env,
+            tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
+            sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
+            random: Math.random,
+          },
+          win,
+          log,
+        )
       : undefined;
 
   const sequence = new Promise<void>((resolve) => {
@@ -228,13 +232,13 @@ export function createIdentity(deps: IdentityDeps): Identity {
       anonymous();
       return resolve();
     }
-    if (!request) {
-      // No credential service for this environment: the sign-in data is what we have.
+    if (!fetchCredential) {
+      // No credential service for this environment (or no session id): the sign-in data is what we have.
       identified();
       return resolve();
     }
     deps.consent.whenAllowed("performance", () =>
-      credentials!.fetchCredential(win, request, log).then((found) => {
+      fetchCredential().then((found) => {
         if (found) {
           identified();
           monitor.emit("identity", { state, source: profile?.source });

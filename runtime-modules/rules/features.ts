@@ -8,7 +8,7 @@ import type { EventTable } from "./events";
 import { configOverrides, datastreamOverride, personalization, thirdPartyCookies } from "../edge/features";
 import type { EdgeFeatures } from "../edge/features";
 import { createSampling } from "../identity/sampling";
-import { credentialRequest, fetchCredential, type CredentialFeature } from "../identity/credentials";
+import { fetchCredential, type CredentialFeature } from "../identity/credentials";
 
 /**
  * The rule features a bundle carries: the condition, action and event-source
@@ -87,6 +87,6 @@ export function allRuleFeatures(): {
     edge: { thirdPartyCookies, datastreamOverride, configOverrides, personalization },
     elements: { lists: dataElements.lists },
     sampling: { createSampling },
-    credentials: { credentialRequest, fetchCredential },
+    credentials: { fetchCredential },
   };
 }
