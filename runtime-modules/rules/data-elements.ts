@@ -34,9 +34,9 @@ export interface DataElements {
   /** Forgets page-view values (a new SPA page view). */
   newPageView(): void;
   /**
-   * Until the returned release: each `push:` or `dataLayer:` element is read
-   * once and its value shared (the rules of one push, run synchronously: the
-   * push and the data layer's state cannot change meanwhile; issue #21).
+   * Until the returned release: each `dataLayer:` element is read once and
+   * its value shared (the rules of one push, run synchronously: the data
+   * layer's state cannot change meanwhile; issue #21).
    */
   hold?(): () => void;
 }
@@ -136,14 +136,16 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return undefined;
   }
 
-  /** The held values (see hold()), by element name, and the push they were read for. */
+  /** The held values (see hold()), by element name. */
   let held: Record<string, unknown> | undefined;
-  let heldFor: unknown;
 
   function getAt(name: string, depth: number, push: unknown): unknown {
     const def = defs[name];
-    if (!held || heldFor !== push || !def || (def.push === undefined && def.dataLayer === undefined)) return readElement(name, def, depth, push);
-    return name in held ? held[name] : (held[name] = readElement(name, def, depth, push));
+    return held && def && def.dataLayer !== undefined
+      ? name in held
+        ? held[name]
+        : (held[name] = readElement(name, def, depth, push))
+      : readElement(name, def, depth, push);
   }
 
   function readElement(name: string, def: DataElement | undefined, depth: number, push: unknown): unknown {
@@ -215,7 +217,6 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
       },
       hold() {
         held = {};
-        heldFor = push;
         return () => (held = undefined);
       },
     };

@@ -284,7 +284,7 @@ describe("containment", () => {
 });
 
 describe("one push's rules share its data-layer and push reads (issue #21, rule-engine throughput)", () => {
-  it("while held, a push: or dataLayer: element is read once for all the push's rules; a cookie is read each time; after the release (an action that waited) it is read afresh", () => {
+  it("while held, a dataLayer: element is read once for all the push's rules; a cookie or push: element is read each time; after the release (an action that waited) it is read afresh", () => {
     const reads: string[] = [];
     let state: Record<string, unknown> = { item: { kind: "k1" } };
     let cookie = "c1";
