@@ -26,6 +26,8 @@ export interface FeatureSet {
   elements?: string[];
   /** The sampling service (runtime-modules/identity/sampling.ts, `createSampling`): only where an enabled tag is sampled; absent otherwise. */
   sampling?: string[];
+  /** The credential request and fetch (runtime-modules/identity/credentials.ts): only where the environment has a credential service (identity.credentials.serviceUrl); absent otherwise. */
+  credentials?: string[];
 }
 
 /** Where each kind's functions are exported, in the compiled runtime. */
@@ -36,6 +38,7 @@ export const FEATURE_FILES: Record<keyof FeatureSet, string> = {
   edge: "edge/features",
   elements: "rules/data-elements",
   sampling: "identity/sampling",
+  credentials: "identity/credentials",
 };
 
 /** Event types with a source of their own, in the order boot connects them (runtime-modules/rules/events.ts, SourcedEvent). */
@@ -66,7 +69,11 @@ export function edgeFeaturesOf(analytics: Partial<BundleConfig["analytics"]> | u
 /** The conditions, actions and event sources a bundle's rules use, the Edge client's paths its config turns on, and the data-element options with code its data elements use. */
 export function featureSetOf(
   config: Pick<BundleConfig, "rules"> &
-    Partial<Pick<BundleConfig, "dataElements">> & { analytics?: Partial<BundleConfig["analytics"]>; modules?: Partial<BundleConfig["modules"]> },
+    Partial<Pick<BundleConfig, "dataElements">> & {
+      analytics?: Partial<BundleConfig["analytics"]>;
+      modules?: Partial<BundleConfig["modules"]>;
+      identity?: { credentials?: { serviceUrl?: string } };
+    },
 ): FeatureSet {
   const conditions = new Set<string>();
   const actions = new Set<string>();
@@ -85,6 +92,8 @@ export function featureSetOf(
   if (Object.values(config.dataElements ?? {}).some((d) => d.unique || d.sort || d.reduce)) set.elements = ["lists"];
   // "The sampling rate of the tag settings per host" decides only for sampled tags: a bundle without one carries no sampling code.
   if (config.modules?.tags?.tags.some((t) => t.sampled)) set.sampling = ["createSampling"];
+  // "A site without a credential service carries no credential fetch" (issue #21): no serviceUrl, no request to make.
+  if (config.identity?.credentials?.serviceUrl) set.credentials = ["fetchCredential"];
   return set;
 }
 
@@ -94,14 +103,18 @@ export function featureKeyOf(set: FeatureSet): string {
   const elements = set.elements?.length ? `\0${set.elements.join(",")}` : "";
   // Likewise without the sampling service.
   const sampling = set.sampling?.length ? `\0sampling:${set.sampling.join(",")}` : "";
-  return sha256(`${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}${elements}${sampling}`).slice(0, 10);
+  // Likewise without the credential fetch.
+  const credentials = set.credentials?.length ? `\0credentials:${set.credentials.join(",")}` : "";
+  return sha256(
+    `${set.conditions.join(",")}\0${set.actions.join(",")}\0${set.events.join(",")}\0${set.edge.join(",")}${elements}${sampling}${credentials}`,
+  ).slice(0, 10);
 }
 
 /** The import lines and the table expression of a feature set, for a core entry importing from `runtime` (with `extension` on each file). */
 export function featureImports(set: FeatureSet, runtime: string, extension: string): { imports: string[]; table: string } {
   const imports: string[] = [];
   const parts: string[] = [];
-  for (const kind of ["conditions", "actions", "events", "edge", "elements", "sampling"] as const) {
+  for (const kind of ["conditions", "actions", "events", "edge", "elements", "sampling", "credentials"] as const) {
     const names = set[kind];
     // No config-driven path on: boot gets no edge table (most bundles); no data-element option: no elements table.
     if (!names || (kind === "edge" && !names.length)) continue;

@@ -96,6 +96,8 @@ function secretAt(text: string): number {
  * what is sent, with those values as [redacted].
  */
 export function redactText(text: string): string {
+  // Neither an = nor an escape (most variables): nothing below could change it.
+  if (!/[=%]/.test(text)) return text;
   const out = hasPair(text) ? replaceRedactedPairs(redactUrl(text), VALUE_ENDS, (sep, name) => sep + name + "=" + REDACTED) : text;
   let d = decodeFully(out);
   if (secretAt(d) < 0) return out;

@@ -121,7 +121,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       bundleVersion: VERSION,
       loggedIn: false,
     });
-    identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer });
+    identity = createIdentity({ config, win, cookies, consent, values, log, monitor, loadScript, dataLayer: () => dataLayer, credentials: rules.credentials });
     const startup = identity.ready;
     // Only in bundles with a sampled tag (rules.sampling, generator/bundle/features.ts): the others carry none of it.
     const sampling = rules.sampling && rules.sampling.createSampling({ config, cookies, host: page.host, log, random: Math.random });

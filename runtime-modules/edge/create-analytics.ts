@@ -129,7 +129,8 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
         else pageVariables[k] = variables[k];
       }
       // An empty value (undefined, null, "", an object left empty) removes its field.
-      pageXdm = cleanOverrides(mergeInto(pageXdm, xdm)) || {};
+      // No xdm (most setVariables actions): the page's xdm stays as it is, already clean.
+      if (xdm !== undefined) pageXdm = cleanOverrides(mergeInto(pageXdm, xdm)) || {};
     },
   };
 }

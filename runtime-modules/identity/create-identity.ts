@@ -1,13 +1,13 @@
 import type { BundleConfig } from "../../generator/config/bundle-config.js";
 import type { ConsentGate, Cookies, LoadScript, Logger, Monitor, ProvidedValues } from "../core/types";
-import { CREDENTIAL_FETCH_FAILED, IDENTITY_VALUE_DROPPED, SCRIPT_EMBEDDING_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
+import { IDENTITY_VALUE_DROPPED, SCRIPT_EMBEDDING_FAILED, SIGN_IN_DATA_NOT_FOUND } from "../core/messages";
 import { errorText } from "../core/log";
 import { decodeJwtPayload } from "./jwt";
 import { parseSession, signInData } from "./source";
 import { mergeSignInFacts, type SignInFacts } from "./sign-in-facts";
 import { buildIdentityProfile, provideProfile, type IdentityProfile } from "./profile";
 import { loginState, nextLoginRecord, parseLoginRecord, resetLoginRecord, visitorType, type LoginRecord } from "./login-state";
-import { credentialRequest, nextAttemptDelay, readCredential } from "./credentials";
+import type { CredentialFeature } from "./credentials";
 import { cookieAllowed, cookieRules, cookieWriteOptions } from "./cookie-rules";
 import { cbWebEvent } from "./web-event";
 import { pageIdentity } from "./page-identity";
@@ -24,6 +24,11 @@ export interface IdentityDeps {
   loadScript?: LoadScript;
   /** The data layer's computed state (the documented page-view push carries page.flowCode and page.pageCode). */
   dataLayer?: () => { get(path: string): unknown } | undefined;
+  /**
+   * The credential request and fetch (credentials.ts), only in bundles whose environment has a credential service
+   * (generator/bundle/features.ts): without it a signed-in visitor is identified from the sign-in data alone.
+   */
+  credentials?: CredentialFeature;
 }
 
 const PREVIOUS_PAGE_KEY = "sitetags:previous-page";
@@ -206,52 +211,41 @@ export function createIdentity(deps: IdentityDeps): Identity {
       cookies.set(rules.lifetime.name, String(today.getTime()), cookieWriteOptions(rules.lifetime));
   });
 
-  const request = loggedIn
-    ? credentialRequest({
-        settings: settings.credentials,
-        env: config.env,
-        tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
-        sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
-        random: Math.random,
-      })
-    : undefined;
+  const credentials = deps.credentials;
+  const fetchCredential =
+    loggedIn && credentials
+      ? credentials.fetchCredential(
+          {
+            settings: settings.credentials,
+            env: config.env,
+            tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
+            sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
+            random: Math.random,
+          },
+          win,
+          log,
+        )
+      : undefined;
 
   const sequence = new Promise<void>((resolve) => {
     if (!loggedIn) {
       anonymous();
       return resolve();
     }
-    if (!request) {
-      // No credential service for this environment: the sign-in data is what we have.
+    if (!fetchCredential) {
+      // No credential service for this environment (or no session id): the sign-in data is what we have.
       identified();
       return resolve();
     }
-    deps.consent.whenAllowed("performance", () => {
-      let attempt = 0;
-      const tryOnce = (): void => {
-        attempt++;
-        // Promise.resolve().then: a fetch that throws at once (a blocked or patched fetch) fails this attempt, never the page's timer.
-        Promise.resolve()
-          .then(() => win.fetch(request.url, { method: "GET", headers: request.headers, credentials: "include", cache: "no-store" }))
-          .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
-          .then((body: unknown) => {
-            if (!readCredential(body, request.responseField)) throw new Error("no " + request.responseField);
-            identified();
-            monitor.emit("identity", { state, source: profile?.source });
-            resolve();
-          })
-          .catch((e) => {
-            const delay = nextAttemptDelay(attempt, request.retry);
-            if (delay !== undefined) win.setTimeout(tryOnce, delay);
-            else {
-              log.warn(CREDENTIAL_FETCH_FAILED, { attempts: attempt, error: errorText(e) });
-              anonymous();
-              resolve();
-            }
-          });
-      };
-      tryOnce();
-    });
+    deps.consent.whenAllowed("performance", () =>
+      fetchCredential().then((found) => {
+        if (found) {
+          identified();
+          monitor.emit("identity", { state, source: profile?.source });
+        } else anonymous();
+        resolve();
+      }),
+    );
   });
 
   const ready = new Promise<void>((resolve) => {

@@ -1,5 +1,8 @@
 import type { EnvName } from "../../generator/config/bundle-config.js";
 import type { CredentialSettings } from "../../generator/config/schemas/consent-identity.js";
+import type { Logger } from "../core/types";
+import { CREDENTIAL_FETCH_FAILED } from "../core/messages";
+import { errorText } from "../core/log";
 
 export interface CredentialRequest {
   method: "GET";
@@ -65,4 +68,49 @@ export function readCredential(body: unknown, responseField: string): string | u
  */
 export function nextAttemptDelay(attempt: number, retry: CredentialRequest["retry"]): number | undefined {
   return attempt < retry.attempts ? retry.intervalMs : undefined;
+}
+
+/**
+ * The fetch itself (spec section 7), undefined when there is no request to
+ * make (credentialRequest): GET with the session's authorization, retried per
+ * the request's retry settings. Resolves true once a response carries the
+ * credential; false when the attempts are used up (logged: "Credential fetch
+ * failure after 3 attempts is logged and flow continues"). Never rejects.
+ * Only in the cores of bundles whose environment has a credential service
+ * (the feature `credentials`: generator/bundle/features.ts, rules/features.ts).
+ */
+export function fetchCredential(input: CredentialRequestInput, win: Window, log: Logger): (() => Promise<boolean>) | undefined {
+  const request = credentialRequest(input);
+  return (
+    request &&
+    (() =>
+      new Promise((resolve) => {
+        let attempt = 0;
+        const tryOnce = (): void => {
+          attempt++;
+          // Promise.resolve().then: a fetch that throws at once (a blocked or patched fetch) fails this attempt, never the page's timer.
+          Promise.resolve()
+            .then(() => win.fetch(request.url, { method: "GET", headers: request.headers, credentials: "include", cache: "no-store" }))
+            .then((r) => (r.ok ? r.json() : Promise.reject(new Error("status " + r.status))))
+            .then((body: unknown) => {
+              if (!readCredential(body, request.responseField)) throw new Error("no " + request.responseField);
+              resolve(true);
+            })
+            .catch((e) => {
+              const delay = nextAttemptDelay(attempt, request.retry);
+              if (delay !== undefined) win.setTimeout(tryOnce, delay);
+              else {
+                log.warn(CREDENTIAL_FETCH_FAILED, { attempts: attempt, error: errorText(e) });
+                resolve(false);
+              }
+            });
+        };
+        tryOnce();
+      }))
+  );
+}
+
+/** The credential feature a bundle's core carries when its environment has a credential service (rules/features.ts). */
+export interface CredentialFeature {
+  fetchCredential: typeof fetchCredential;
 }

@@ -33,6 +33,12 @@ export interface DataElements {
   resolveDeep<T>(value: T): T;
   /** Forgets page-view values (a new SPA page view). */
   newPageView(): void;
+  /**
+   * Until the returned release: each `dataLayer:` element is read once and
+   * its value shared (the rules of one push, run synchronously: the data
+   * layer's state cannot change meanwhile; issue #21).
+   */
+  hold?(): () => void;
 }
 
 function empty(v: unknown): boolean {
@@ -130,12 +136,23 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return undefined;
   }
 
+  /** The held values (see hold()), by element name. */
+  let held: Record<string, unknown> | undefined;
+
   function getAt(name: string, depth: number, push: unknown): unknown {
+    const def = defs[name];
+    return held && def && def.dataLayer !== undefined
+      ? name in held
+        ? held[name]
+        : (held[name] = readElement(name, def, depth, push))
+      : readElement(name, def, depth, push);
+  }
+
+  function readElement(name: string, def: DataElement | undefined, depth: number, push: unknown): unknown {
     if (depth > MAX_DEPTH) {
       deps.log.error(DATA_ELEMENT_CIRCULAR, { name, depth });
       return undefined;
     }
-    const def = defs[name];
     if (!def) {
       deps.log.warn(DATA_ELEMENT_UNKNOWN, { name });
       return undefined;
@@ -197,6 +214,10 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
       resolveDeep,
       newPageView() {
         pageView = {};
+      },
+      hold() {
+        held = {};
+        return () => (held = undefined);
       },
     };
   }

@@ -186,7 +186,13 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       const pushed = type === "dataLayerPush" || type === "dataOnly";
       const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
       const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
-      for (const rule of rulesForEvent) run(rule, type, detail, dataElements, conditions);
+      // The push's elements read once for all its rules while they run here (an action waiting for later reads afresh).
+      const release = pushed && dataElements.hold ? dataElements.hold() : undefined;
+      try {
+        for (const rule of rulesForEvent) run(rule, type, detail, dataElements, conditions);
+      } finally {
+        if (release) release();
+      }
     },
     listens(type) {
       const out: RuleEvent[] = [];

@@ -8,6 +8,7 @@ import type { EventTable } from "./events";
 import { configOverrides, datastreamOverride, personalization, thirdPartyCookies } from "../edge/features";
 import type { EdgeFeatures } from "../edge/features";
 import { createSampling } from "../identity/sampling";
+import { fetchCredential, type CredentialFeature } from "../identity/credentials";
 
 /**
  * The rule features a bundle carries: the condition, action and event-source
@@ -27,6 +28,8 @@ export interface RuleFeatures {
   elements?: { lists?: dataElements.Lists };
   /** The sampling service (identity/sampling.ts): only where an enabled tag is sampled (generator/bundle/features.ts); boot creates services.sampling from it. */
   sampling?: { createSampling: typeof createSampling };
+  /** The credential request and fetch (identity/credentials.ts): only where the environment has a credential service (serviceUrl); boot hands it to the identity. */
+  credentials?: CredentialFeature;
 }
 
 /**
@@ -41,6 +44,7 @@ export function allRuleFeatures(): {
   edge: Required<EdgeFeatures>;
   elements: { lists: dataElements.Lists };
   sampling: { createSampling: typeof createSampling };
+  credentials: CredentialFeature;
 } {
   return {
     conditions: {
@@ -83,5 +87,6 @@ export function allRuleFeatures(): {
     edge: { thirdPartyCookies, datastreamOverride, configOverrides, personalization },
     elements: { lists: dataElements.lists },
     sampling: { createSampling },
+    credentials: { fetchCredential },
   };
 }

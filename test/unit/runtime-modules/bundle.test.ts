@@ -113,6 +113,18 @@ describe("bundled runtime", () => {
     );
     expect(sampled).toContain(SERVICE);
   });
+  it('"A site without a credential service carries no credential fetch" (issue #21): no serviceUrl, none of the request or its fetch; an environment with a service carries both', async () => {
+    // The request's query names and the fetch's options: code only the credential feature has (the path is config).
+    const markers = ["cbAWSDomains", "cacheNonce", "no-store", "credential fetch failed"];
+    expect(config.identity.credentials.serviceUrl).toBeUndefined();
+    const off = await bundle([], config);
+    for (const marker of markers) expect(off.includes(marker), marker).toBe(false);
+    const on = await bundle(
+      [],
+      bundleConfig({ identity: { ...config.identity, credentials: { ...config.identity.credentials, serviceUrl: "https://creds.kiwi.example/" } } }),
+    );
+    for (const marker of markers) expect(on.includes(marker), marker).toBe(true);
+  });
   it("unused catalogue messages are tree-shaken away", async () => {
     const code = await bundle(["chat", "survey"], config);
     expect(code).toContain("not authorized for this domain");

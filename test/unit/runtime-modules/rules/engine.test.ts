@@ -282,3 +282,82 @@ describe("containment", () => {
     expect(calls).toEqual(['push:{"tag":"good"}']);
   });
 });
+
+describe("one push's rules share its data-layer and push reads (issue #21, rule-engine throughput)", () => {
+  it("while held, a dataLayer: element is read once for all the push's rules; a cookie or push: element is read each time; after the release (an action that waited) it is read afresh", () => {
+    const reads: string[] = [];
+    let state: Record<string, unknown> = { item: { kind: "k1" } };
+    let cookie = "c1";
+    const log = { enabled: false, debug() {}, info() {}, warn() {}, error() {} };
+    const defs = Object.fromEntries(
+      Object.entries({ kind: { dataLayer: "item.kind" }, id: { push: "id" }, seen: { cookie: "seen" } }).map(([k, v]) => [k, DataElementSchema.parse(v)]),
+    );
+    const de = createDataElements(defs, {
+      page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }),
+      cookies: { get: () => (reads.push("cookie"), cookie) },
+      dataLayer: { get: (p) => (reads.push(p), readPath(state, p)) },
+      win: {} as Window,
+      provided: () => undefined,
+      log,
+    });
+    const scope = de.forPush({ id: 7 });
+    const release = scope.hold!();
+    expect([scope.get("kind"), scope.get("kind"), scope.resolve("%kind%-%id%"), scope.get("id")]).toEqual(["k1", "k1", "k1-7", 7]);
+    expect(reads).toEqual(["item.kind"]);
+    expect([scope.get("seen"), (cookie = "c2"), scope.get("seen")]).toEqual(["c1", "c2", "c2"]);
+    // Another scope (a direct call from an action) shares nothing.
+    expect(de.get("id")).toBeUndefined();
+    release();
+    state = { item: { kind: "k2" } };
+    expect(scope.get("kind")).toBe("k2");
+    expect(reads.filter((r) => r === "item.kind")).toHaveLength(2);
+  });
+  it("the engine holds a push's reads only while its rules run: the same values for every rule of the push", () => {
+    const reads: string[] = [];
+    const log = { enabled: false, debug() {}, info() {}, warn() {}, error() {} };
+    const de = createDataElements(
+      { v: DataElementSchema.parse({ dataLayer: "v" }) },
+      {
+        page: () => ({ host: "x", path: "/", query: new URLSearchParams(), hash: "", referrer: "", href: "https://x/" }),
+        cookies: { get: () => undefined },
+        dataLayer: { get: (p) => (reads.push(p), 3) },
+        win: {} as Window,
+        provided: () => undefined,
+        log,
+      },
+    );
+    const fired: string[] = [];
+    const rules = [1, 2, 3].map((i) =>
+      rule({
+        id: `r${i}`,
+        events: [{ type: "dataLayerPush", event: "e" }],
+        conditions: [{ type: "dataElement", name: "v", gt: i - 1 }],
+        actions: [{ type: "log", level: "debug", message: "vouchers order ID missing" }],
+      }),
+    );
+    const engine = createRuleEngine(rules, {
+      conditions: {
+        page: () => ({}) as never,
+        cookie: () => undefined,
+        dataElement: de.get,
+        consent: () => true,
+        env: "qa",
+        loggedIn: () => false,
+        random: () => 0.5,
+        table: allRuleFeatures().conditions,
+      },
+      actions: { dataElements: de, table: allRuleFeatures().actions } as unknown as EngineDeps["actions"],
+      log: { ...log, debug: () => void fired.push("log") },
+      monitor: { emit: () => undefined },
+      timeout: 2000,
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      now: () => 0,
+    });
+    engine.fire("dataLayerPush", { key: "e", data: { event: "e" } });
+    expect(fired).toHaveLength(3);
+    expect(reads).toEqual(["v"]);
+    engine.fire("dataLayerPush", { key: "e", data: { event: "e" } });
+    expect(reads).toEqual(["v", "v"]);
+  });
+});
