@@ -11,6 +11,8 @@ export interface InspectData {
   budgetGzipBytes: number;
   file: string;
   integrity: string;
+  /** The second file, loaded after the first page view (docs/tracking.md, "The deferred file"); not budgeted. */
+  deferred?: { file: string; bytes: number; gzipBytes: number; brotliBytes: number; integrity: string };
   modules: Array<{ name: string; included: boolean; why: string; bytes: number }>;
   /** The declared tags the bundle loads (tags:, docs/tags.md): category, lifecycle point, kind, URL, family and the file:line that enables it. */
   tags: Array<{ code: string; category: string; lifecycle: string; kind: string; src: string; family?: string; source: string }>;
@@ -67,6 +69,7 @@ export async function inspectBundle(options: {
     budgetGzipBytes: report.budgetGzipBytes,
     file: report.file,
     integrity: report.integrity,
+    ...(report.deferred ? { deferred: report.deferred } : {}),
     modules,
     tags: (resolved.config.modules.tags?.tags ?? []).map((t) => ({
       code: t.code,
@@ -80,7 +83,11 @@ export async function inspectBundle(options: {
   };
   const text =
     `${report.env}/${report.site}: ${formatBytes(report.bytes)} minified, ${formatBytes(report.gzipBytes)} gzip (budget ${formatBytes(report.budgetGzipBytes)})\n` +
-    `hosts: ${data.hosts.join(", ")}\nfile: ${report.file}\n\n` +
+    `hosts: ${data.hosts.join(", ")}\nfile: ${report.file}\n` +
+    (report.deferred
+      ? `deferred file: ${report.deferred.file}, ${formatBytes(report.deferred.bytes)} minified, ${formatBytes(report.deferred.gzipBytes)} gzip, after the first page view (not budgeted)\n`
+      : "") +
+    "\n" +
     table(
       ["module", "in bundle", "minified bytes", "why"],
       modules.map((m) => [m.name, m.included ? "yes" : "no", m.included ? m.bytes : "-", m.why]),

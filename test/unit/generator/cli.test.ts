@@ -214,7 +214,16 @@ describe("the sitetags CLI", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^prod\/clep: [\d.]+ KiB minified, [\d.]+ KiB gzip/);
     expect(r.stdout).toMatch(/\nchat +yes +\d+ +enabled at sites\/clep\.yaml:\d+:\d+/);
+    // Issue 21: the deferred second file, named with its bytes (not budgeted).
+    expect(r.stdout).toMatch(
+      /\ndeferred file: prod\/clep\/sitetags\.defer\.[0-9a-f]{10}\.min\.js, [\d.]+ KiB minified, [\d.]+ KiB gzip, after the first page view \(not budgeted\)\n/,
+    );
     const go = JSON.parse((await cliIn(["inspect", "go", "--env", "prod", "--json", "--cache", cache])).stdout);
+    expect(go.deferred).toMatchObject({
+      file: expect.stringMatching(/^prod\/go\/sitetags\.defer\.[0-9a-f]{10}\.min\.js$/),
+      integrity: expect.stringMatching(/^sha384-/),
+    });
+    expect(go.deferred.gzipBytes).toBeGreaterThan(1000);
     expect(go.modules.find((m: { name: string }) => m.name === "chat")).toMatchObject({ included: false, bytes: 0 });
     expect(go.modules.find((m: { name: string }) => m.name === "core").bytes).toBeGreaterThan(1000);
     // The rows add up to the bundle: core, the modules, the checks (outside production), the config.
