@@ -36,6 +36,9 @@ export interface DeferredFile {
 /** Loads the deferred file; it calls `arrive` with its parts. Called once, after the first page view. */
 export type DeferredLoader = (arrive: (parts: DeferredParts) => void) => void;
 
+/** How many clicks wait for the deferred file at most (the first ones are kept). */
+export const MAX_QUEUED_CLICKS = 50;
+
 /** Where the first file waits for the deferred one: the deferred file calls window[DEFERRED_HOOK](parts). */
 export const DEFERRED_HOOK = "sitetags.deferred";
 
@@ -249,10 +252,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
 
   /* ---- link clicks and web vitals: the deferred file ---- */
   // One capture listener: a click before the deferred file arrives is queued (its target), handled when it does.
+  // At most MAX_QUEUED_CLICKS wait: while consent stays pending the file is never asked for, and a long page must not keep every clicked node.
   const doc = win.document;
   const queued: Array<EventTarget | null> = [];
   let onLink: ((target: EventTarget | null) => void) | undefined;
-  if (typeof doc.addEventListener === "function") doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : queued.push(e.target)), true);
+  if (typeof doc.addEventListener === "function")
+    doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : queued.length < MAX_QUEUED_CLICKS && queued.push(e.target)), true);
   let arrived = false;
   function arrive(parts: DeferredParts): void {
     if (arrived) return;

@@ -16,6 +16,7 @@ import {
   wireTracking,
   deferredLoader,
   DEFERRED_HOOK,
+  MAX_QUEUED_CLICKS,
   type DeferredParts,
   type ModuleCommands,
 } from "../../../../runtime-modules/tracking/start-tracking";
@@ -313,6 +314,15 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     expect(t.events()).toHaveLength(3);
     expect(t.docListeners.click).toHaveLength(1);
     expect(t.reports).toHaveLength(1);
+  });
+  it("at most MAX_QUEUED_CLICKS clicks wait for it (consent may stay pending and the file never come): the first ones are sent on arrival", async () => {
+    const t = setup("https://bigfuture.kiwi.example/", { vitals: true });
+    for (let i = 0; i < MAX_QUEUED_CLICKS + 10; i++) t.click(onPdf);
+    t.boot();
+    await flush();
+    expect(t.events()).toHaveLength(MAX_QUEUED_CLICKS);
+    t.click(onPdf);
+    expect(t.events()).toHaveLength(MAX_QUEUED_CLICKS + 1);
   });
   it("the loader: relative to the first file's own src, with integrity and crossorigin; a failed load logged, not thrown; no src: logged", async () => {
     const calls: Array<[string, unknown]> = [];
