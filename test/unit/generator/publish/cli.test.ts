@@ -96,10 +96,14 @@ describe("the publishing verbs of the CLI", () => {
     const first = await cli(["publish", "--to", target, "--out", dist, "--endpoint", s3.endpoint]);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    const n = (JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { bundles: unknown[] }).bundles.length;
+    const { bundles } = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8")) as { bundles: Array<{ deferred?: unknown }> };
+    const n = bundles.length;
+    // Hashed files: each bundle's first file and its deferred second file (issue #21).
+    const deferred = bundles.filter((b) => b.deferred).length;
+    expect(deferred).toBe(n);
     expect(first.stdout).toMatch(
       new RegExp(
-        `^publish ${target}: release [0-9a-f]{12}\\n  wrote ${n} hashed files, ${n} aliases, the manifest and its release record; skipped 0 hashed files already there\\n`,
+        `^publish ${target}: release [0-9a-f]{12}\\n  wrote ${n + deferred} hashed files, ${n} aliases, the manifest and its release record; skipped 0 hashed files already there\\n`,
       ),
     );
     const again = await cliIn(["publish", "--to", target, "--out", dist, "--endpoint", s3.endpoint, "--json"]);
