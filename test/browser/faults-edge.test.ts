@@ -110,8 +110,10 @@ it("the edge answers with errors and warnings (a 2xx with a handle): delivered o
   faultFor("wea", { status: 207, body: { handle: [], warnings: [{ type: "w", title: "slow" }], errors: [{ type: "e", title: "partial" }] } });
   await push(tab, ["wea"]);
   await expect.poll(() => record("wea"), { timeout: 8000 }).toEqual({ requests: 1, ...delivered });
-  const warn = await logs(tab, "warn");
-  expect(warn).toEqual(expect.arrayContaining([expect.stringMatching(/warning/), expect.stringMatching(/non-fatal error/)]));
+  // The request is recorded when it arrives; the page logs the answer a moment later.
+  await expect
+    .poll(() => logs(tab, "warn"), { timeout: 8000 })
+    .toEqual(expect.arrayContaining([expect.stringMatching(/warning/), expect.stringMatching(/non-fatal error/)]));
   expect(tab.pageErrors).toEqual([]);
 });
 

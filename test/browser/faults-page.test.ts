@@ -58,6 +58,9 @@ async function deliveredOnce(tag: string, options: { initScripts?: string[]; pag
   await push(tab, terms);
   if (options.leave) await tab.page.goto("about:blank");
   await expect.poll(() => terms.map(record), { timeout: 8000 }).toEqual([ONCE, ONCE]);
+  // The page view too, once (on a loaded machine it may still be on its way when the records are in).
+  await expect.poll(() => new Set(views().map((r) => r.query.requestId)).size, { timeout: 8000 }).toBe(1);
+  await settle(200);
   expect(new Set(views().map((r) => r.query.requestId)).size).toBe(1);
   expect(bundleErrors(tab)).toEqual([]);
   return tab;
