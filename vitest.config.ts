@@ -11,10 +11,33 @@ import LongestFirstSequencer from "./test/sequencer.js";
 const loadAlone = process.env.SITETAGS_LOAD_ALONE === "1";
 const LOAD_TEST = "test/browser/load.test.ts";
 
+/**
+ * Browser tests (test/browser/, real Chromium on two loaded cores) get one
+ * retry: a page racing the test's own clock under load is the machine's
+ * noise, not the product's. A test that needed it is named in the closing
+ * summary (test/summary-reporter.ts, "flaky (passed on retry): ..."), so it stays visible and
+ * gets its wait fixed. Unit tests (fast-check properties among them) never
+ * retry: a property that fails once has found a counterexample.
+ */
+const BROWSER_TESTS = "test/browser/**/*.test.ts";
+const projects = loadAlone
+  ? undefined
+  : [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts", "preview/**/*.test.ts", "preview/**/*.test.tsx"],
+          exclude: [...configDefaults.exclude, BROWSER_TESTS],
+        },
+      },
+      { extends: true, test: { name: "browser", include: [BROWSER_TESTS], exclude: [...configDefaults.exclude, LOAD_TEST], retry: 1 } },
+    ];
+
 export default defineConfig({
   test: {
-    include: loadAlone ? [LOAD_TEST] : ["test/**/*.test.ts", "preview/**/*.test.ts", "preview/**/*.test.tsx"],
-    exclude: loadAlone ? configDefaults.exclude : [...configDefaults.exclude, LOAD_TEST],
+    // With projects, each project names its own files (`extends: true` would add these to theirs).
+    ...(projects ? { projects } : { include: [LOAD_TEST] }),
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -55,7 +55,8 @@ describe("the deferred file: the first page pays only for the first page", () =>
     let release!: () => void;
     h.web.script(deferredUrl, { until: new Promise<void>((resolve) => (release = resolve)) });
     const url = h.web.page("https://bigfuture.kiwi.example/guides", { bundle: b, body: BODY, after: [STAY], csp: NONCE_ONLY_CSP });
-    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance });
+    // Not "load": the deferred file is held back, and a script asked for before the load event would hold it back too.
+    const tab = await h.browser.openPage(url, { consentGroups: CONSENT.performance, waitUntil: "domcontentloaded" });
     await until(() => views().length === 1);
     // Asked for after the page view, and held back: the click waits in the first file's queue.
     const asked = await h.web.waitForRequest({ host: "cdn.kiwi.example", path: /sitetags\.defer\./ });

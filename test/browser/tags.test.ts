@@ -480,7 +480,8 @@ describe("the chat-flow popup (task tags: issue 20, spec sections 5 and 9)", () 
     await settle(300); // the element is polled every 100 ms
     await tab.page.click("#help");
     await tab.waitForMonitor({ type: "chatFlow", tag: "chat-flow", flowId: "lab-flow" });
-    expect(flows().map((r) => r.query.flow)).toEqual(["lab-flow"]);
+    // The vendor reports the flow by an image request, which reaches the mock host after the page's monitor event.
+    await expect.poll(() => flows().map((r) => r.query.flow), { timeout: 8000 }).toEqual(["lab-flow"]);
     expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chatFlow.chatFlowShown())).toEqual(["lab-flow"]);
     expect(await tab.page.evaluate(() => (window as any).sitetags.commands.chatFlow.chatFlowPopup({ flowId: "", cookieDays: -1 }))).toBe(false);
     expect((await tab.logEntries()).map((e) => e.message)).toContain("popup options not valid; popup skipped");
