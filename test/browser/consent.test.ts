@@ -267,7 +267,11 @@ describe("the banner", () => {
     h.web.script("https://cdn.consentbanner.example/scripttemplates/otSDKStub.js", { status: 503 });
     const tab = await run(b.lab, "https://consentlab-qa.kiwi.example/");
     expect(requested()).toEqual(new Set());
-    expect(await tab.logEntries()).toContainEqual(expect.objectContaining({ level: "error", message: "script embedding failed" }));
+    // The banner's failed load is logged when its 503 reaches the page: that can be after the tags' decisions and the pause.
+    await expect
+      .poll(() => tab.logEntries(), { timeout: 8000 })
+      .toContainEqual(expect.objectContaining({ level: "error", message: "script embedding failed" }));
+    expect(requested()).toEqual(new Set());
     expect(tab.pageErrors).toEqual([]);
   });
 });

@@ -32,12 +32,12 @@ const pageViewNames = () =>
   ours()
     .filter((x) => xdmOf(x).eventType === "web.webpagedetails.pageViews")
     .map((x) => xdmOf(x).web.webPageDetails.name as string);
-async function beaconCount(n: number, timeoutMs = 6000): Promise<Beacon[]> {
+async function beaconCount(n: number, timeoutMs = 10_000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (ours().length < n && Date.now() < until) await settle(25);
   return ours();
 }
-async function until(check: () => boolean, timeoutMs = 6000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check() && Date.now() < end) await settle(25);
 }
@@ -144,9 +144,9 @@ describe("SAT funnel (satreg)", () => {
       history.pushState({}, "", "/register/profile/start");
       (window as any).kiwiDataLayer.push({ event: "registration-step" });
     });
-    await beaconCount(2, 5000);
+    await beaconCount(2);
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "registration-step", flow: "newreg", page: "profile-personalinfo" }));
-    await beaconCount(3, 5000);
+    await beaconCount(3);
     await settle(1800); // past timing.spaPage: no further view
     expect(ours().map(label)).toEqual([
       "web.webpagedetails.pageViews satreg:newreg:start",

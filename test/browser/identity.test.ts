@@ -107,8 +107,9 @@ describe("the startup sequence", () => {
     expect(creds()).toEqual([]);
     // The rules wait for the startup sequence: no library-loaded rule has run yet.
     expect(await tab.page.evaluate(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule"))).toBe(false);
+    // The page's own 4500 ms wait, then the rules: seconds more on a loaded machine.
     await tab.page.waitForFunction(() => (window as any).__sitetagsEvents.some((e: any) => e.type === "rule" && e.state === "fired"), undefined, {
-      timeout: 6000,
+      timeout: 12_000,
     });
     expect(creds()).toEqual([]);
   });

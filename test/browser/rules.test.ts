@@ -25,7 +25,7 @@ const xdmOf = (b: Beacon) => b.events[0].xdm;
 const varsOf = (b: Beacon) => b.events[0].data?.__adobe.analytics ?? {};
 /** A signed-in visitor: the org's sign-in session and token cookies. */
 const SIGNED_IN = signInCookies({ sessionId: "S-1", accountId: "A-1", profileType: "ECL" }, { typ: "Bearer", namespace: "st", hashedId: "h-1" });
-async function beaconCount(n: number, timeoutMs = 4000): Promise<Beacon[]> {
+async function beaconCount(n: number, timeoutMs = 8000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (beacons().length < n && Date.now() < until) await settle(25);
   return beacons();
