@@ -31,7 +31,11 @@ const projects = loadAlone
           exclude: [...configDefaults.exclude, BROWSER_TESTS],
         },
       },
-      { extends: true, test: { name: "browser", include: [BROWSER_TESTS], exclude: [...configDefaults.exclude, LOAD_TEST], retry: 1 } },
+      // expect.poll waits 5 s by default there (vitest's 1 s is less than a request takes under load); a poll ends once it holds.
+      {
+        extends: true,
+        test: { name: "browser", include: [BROWSER_TESTS], exclude: [...configDefaults.exclude, LOAD_TEST], retry: 1, expect: { poll: { timeout: 5000 } } },
+      },
     ];
 
 export default defineConfig({

@@ -704,7 +704,7 @@ const recordOf = (b: Beacon): Record_ => ({
   name: b.events[0].xdm.web?.webInteraction?.name,
   variables: b.events[0].data?.__adobe.analytics ?? {},
 });
-async function beaconCount(n: number, timeoutMs = 5000): Promise<Beacon[]> {
+async function beaconCount(n: number, timeoutMs = 10_000): Promise<Beacon[]> {
   const until = Date.now() + timeoutMs;
   while (beacons().length < n && Date.now() < until) await settle(25);
   return beacons();
@@ -980,7 +980,7 @@ describe("tag-settings and traffic-source keep what the later checks read (rec, 
     await tab.goto(h.web.page(`https://${host}/next`, { bundle: bundles[r.site] }));
     // The first page's web vitals go as it is left: the next page view is the second page-view record.
     const views = async () => (await beaconCount(0)).map(recordOf).filter((b) => b.eventType === "web.webpagedetails.pageViews");
-    for (let i = 0; i < 200 && (await views()).length < 2; i++) await settle(25);
+    for (let i = 0; i < 400 && (await views()).length < 2; i++) await settle(25);
     // The first page was a direct visit (no referrer, no tracking code): first channel Direct; the pushed Email touch is the latest.
     expect((await views())[1]?.variables).toMatchObject({ eVar86: "spring-sat-2025", eVar90: "Direct", eVar91: "Email" });
   });
