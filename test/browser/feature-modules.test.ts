@@ -66,7 +66,8 @@ describe("bundles", () => {
   });
 });
 
-describe("SAT funnel (satreg)", () => {
+// A registration page by page is a dozen page loads in one test: 23 s beside other browser tests, over the 30 s default under more load.
+describe("SAT funnel (satreg)", { timeout: 90_000 }, () => {
   const NEWREG = [
     "start",
     "profile-start",
