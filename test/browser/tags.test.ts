@@ -23,6 +23,7 @@ import {
   useBrowserHarness,
   type Bundle,
   type ConsentCategoryName,
+  type RecordedRequest,
   type TestPage,
 } from "./harness/index.js";
 
@@ -263,6 +264,13 @@ describe("the loaders", () => {
   });
 });
 
+/**
+ * A vendor mock's reports in the order the vendor made them: each is its own image request, numbered by the mock
+ * (n), and requests made together may reach the mock host in any order.
+ */
+const inCallOrder = (reports: RecordedRequest[]): unknown[] =>
+  [...reports].sort((x, y) => Number(x.query.n) - Number(y.query.n)).map((r) => JSON.parse(r.query.call));
+
 describe("the families in the shipped catalogue", () => {
   it("monitoring (newsroom): the RUM \"sampled-in/out cookie per host\" (a visitor sampled in at the host's rate), the beacon's embed settings (env from the subdomain, lowerYn y outside prod), messaging config per host", async () => {
     const tab = await open(b.monitoring, { groups: groupsFor(["performance", "functional"]) });
@@ -290,7 +298,7 @@ describe("the families in the shipped catalogue", () => {
     // The social vendor's mock: replays its queue and reports each call to its own host.
     h.web.script("https://px.socialvendor.example/kiwi/tracker.js", {
       body: `(function () {
-  var report = function (args) { new Image().src = "https://px.socialvendor.example/record?call=" + encodeURIComponent(JSON.stringify(Array.prototype.slice.call(args))); };
+  var n = 0, report = function (args) { new Image().src = "https://px.socialvendor.example/record?n=" + n++ + "&call=" + encodeURIComponent(JSON.stringify(Array.prototype.slice.call(args))); };
   var stub = window.kiwiSocialPixel, queued = (stub && stub.q) || [];
   window.kiwiSocialPixel = function () { report(arguments); };
   queued.forEach(report);
@@ -301,7 +309,7 @@ describe("the families in the shipped catalogue", () => {
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9001", type: "sr" } }));
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "modal", modalName: "not forwarded", modalState: "shown" }));
     await expect
-      .poll(() => h.web.find({ host: "px.socialvendor.example", path: "/record" }).map((r) => JSON.parse(r.query.call)), { timeout: 8000 })
+      .poll(() => inCallOrder(h.web.find({ host: "px.socialvendor.example", path: "/record" })), { timeout: 8000 })
       .toEqual([
         ["init", "kiwi-pixel-placeholder"],
         ["track", "kiwi-pixel-placeholder", "PAGE_VIEW", { path: "/page" }],
@@ -315,7 +323,7 @@ describe("the families in the shipped catalogue", () => {
     const arrayVendor = (url: string, global: string) =>
       h.web.script(url, {
         body: `(function () {
-  var report = function (entry) { new Image().src = "${new URL(url).origin}/record?call=" + encodeURIComponent(JSON.stringify(entry)); };
+  var n = 0, report = function (entry) { new Image().src = "${new URL(url).origin}/record?n=" + n++ + "&call=" + encodeURIComponent(JSON.stringify(entry)); };
   var queued = window.${global} || [];
   window.${global} = { push: report };
   queued.forEach(report);
@@ -323,7 +331,7 @@ describe("the families in the shipped catalogue", () => {
       });
     arrayVendor("https://ads.searchvendor.example/kiwi/bat.js", "kiwiSearchAds");
     arrayVendor("https://push.pushvendor.example/kiwi/sdk.js", "kiwiPush");
-    const calls = (host: string) => h.web.find({ host, path: "/record" }).map((r) => JSON.parse(r.query.call));
+    const calls = (host: string) => inCallOrder(h.web.find({ host, path: "/record" }));
     const tab = await open(b.marketing, { groups: groupsFor(["marketing"]) });
     await settled(tab, b.marketing, expected(b.marketing, ["marketing"]));
     await tab.page.evaluate(() => (window as any).kiwiDataLayer.push({ event: "purchase", transaction: { id: "W9003", type: "sr" } }));
@@ -477,7 +485,11 @@ describe("the chat-flow popup (task tags: issue 20, spec sections 5 and 9)", () 
       button.textContent = "Help";
       document.body.appendChild(button);
     });
-    await settle(300); // the element is polled every 100 ms
+    // The element is polled for every 100 ms: click once the runtime's listener is on it (a pause raced the poll under load).
+    const cdp = await tab.context.newCDPSession(tab.page);
+    const { result } = await cdp.send("Runtime.evaluate", { expression: "document.getElementById('help')" });
+    const listeners = async () => (await cdp.send("DOMDebugger.getEventListeners", { objectId: result.objectId! })).listeners.map((l) => l.type);
+    await expect.poll(listeners, { timeout: 8000 }).toContain("click");
     await tab.page.click("#help");
     await tab.waitForMonitor({ type: "chatFlow", tag: "chat-flow", flowId: "lab-flow" });
     // The vendor reports the flow by an image request, which reaches the mock host after the page's monitor event.
