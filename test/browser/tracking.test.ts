@@ -13,7 +13,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBundles, CONSENT, SITES_DIR, settle, tempCatalogue, useBrowserHarness, type Bundle, type RecordedRequest } from "./harness/index.js";
+import {
+  buildBundles,
+  CONSENT,
+  SITES_DIR,
+  settle,
+  tempCatalogue,
+  useBrowserHarness,
+  type Bundle,
+  type RecordedRequest,
+  type TestPage,
+} from "./harness/index.js";
 
 const h = useBrowserHarness();
 
@@ -30,6 +40,15 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check() && Date.now() < end) await settle(25);
 }
+/** The deferred file (issue #21: link clicks, web vitals), asked for after the page view, has run. */
+const deferredRan = (tab: TestPage) =>
+  tab.page.waitForFunction(
+    () =>
+      performance.getEntriesByType("resource").some((e) => /\/sitetags\.defer\.[0-9a-f]{10}\.min\.js$/.test(e.name)) &&
+      (window as any)[Symbol.for("sitetags.deferred")] === undefined,
+    undefined,
+    { timeout: 8000 },
+  );
 
 let b: Record<"bigfuture" | "www" | "testday" | "iam", Bundle>;
 beforeAll(async () => {
@@ -345,14 +364,8 @@ describe("web vitals", () => {
       { consentGroups: CONSENT.performance },
     );
     await until(() => views().length > 0);
-    // Web vitals are observed by the deferred file (issue #21), asked for after the page view: hide the page once it has run.
-    await tab.page.waitForFunction(
-      () =>
-        performance.getEntriesByType("resource").some((e) => /\/sitetags\.defer\.[0-9a-f]{10}\.min\.js$/.test(e.name)) &&
-        (window as any)[Symbol.for("sitetags.deferred")] === undefined,
-      undefined,
-      { timeout: 8000 },
-    );
+    // Web vitals are observed by the deferred file, asked for after the page view: hide the page once it has run.
+    await deferredRan(tab);
     await tab.page.click("h1");
     await settle(300);
     await tab.page.evaluate(() => {
