@@ -112,7 +112,17 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     consent.start();
     // The page as it is now: read again only when the address changed (a record asks for it several times).
     let seen: PageInfo | undefined;
-    const currentPage = () => (seen && seen.href === loc.href ? seen : (seen = readPage(loc, doc)));
+    // While a data-layer slice holds the page (pageHolds), the address is compared once: location.href cost a burst of
+    // pushes more than a rule (issue #21). Only our own rules run in a slice; the page's own code runs between slices.
+    let pageHolds = 0;
+    let pageChecked = false;
+    const currentPage = () => {
+      if (!pageChecked) {
+        pageChecked = pageHolds > 0;
+        if (!(seen && seen.href === loc.href)) seen = readPage(loc, doc);
+      }
+      return seen!;
+    };
     const values = createProvidedValues({
       site: config.site.code,
       siteName: config.site.name,
@@ -125,7 +135,14 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const startup = identity.ready;
     // Only in bundles with a sampled tag (rules.sampling, generator/bundle/features.ts): the others carry none of it.
     const sampling = rules.sampling && rules.sampling.createSampling({ config, cookies, host: page.host, log, random: Math.random });
-    const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, jar.hold);
+    const dataLayer = createDataLayer(win as unknown as Record<string, unknown>, config.dataLayerName, log, monitor, validatePush, () => {
+      const release = jar.hold();
+      pageHolds++;
+      return () => {
+        if (!--pageHolds) pageChecked = false;
+        release();
+      };
+    });
     // Before the rules' listener: a rule on the identity push already sees the merged identity.
     dataLayer.on(identity.push);
     const dataElements = createDataElements(config.dataElements, {

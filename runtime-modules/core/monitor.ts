@@ -9,6 +9,10 @@ import { now } from "./now";
  * Costs one property read when nobody listens.
  */
 export function createMonitor(win: { __sitetagsMonitors?: MonitorListener[] }): Monitor {
+  // An own property of the window (undefined until the page sets it): reading a name the window lacks goes through
+  // its named-element lookup, which cost a busy data layer more than a rule (issue #21).
+  // eslint-disable-next-line no-self-assign -- the assignment is the point: it creates the own property.
+  win.__sitetagsMonitors = win.__sitetagsMonitors;
   return {
     emit(type, detail) {
       const listeners = win.__sitetagsMonitors;

@@ -186,14 +186,20 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return shapeValue(value, def, deps.lists);
   }
 
+  /** Each text's pieces, split once at its first use (issue #21): text, token name, text, ..., text. */
+  const pieces: Record<string, string[]> = {};
+
   function resolveAt(text: string, depth: number, push: unknown): string {
-    return text.indexOf("%") < 0
-      ? text
-      : text.replace(TOKEN, (whole, name: string) => {
-          if (!defs[name]) return whole;
-          const value = getAt(name, depth + 1, push);
-          return empty(value) ? "" : String(value);
-        });
+    if (text.indexOf("%") < 0) return text;
+    const parts = pieces[text] || (pieces[text] = text.split(TOKEN));
+    let out = parts[0];
+    for (let i = 1; i < parts.length; i += 2) {
+      const name = parts[i];
+      // A name that is no data element stays as it was written.
+      const value = defs[name] ? getAt(name, depth + 1, push) : "%" + name + "%";
+      out += (empty(value) ? "" : String(value)) + parts[i + 1];
+    }
+    return out;
   }
 
   function scoped(push: unknown): DataElements {

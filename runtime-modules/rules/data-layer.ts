@@ -34,7 +34,7 @@ export function readPath(root: unknown, path: string): unknown {
   return value;
 }
 
-/** Holds a shared snapshot of document.cookie while a slice of pushes is processed (boot's cookie jar); returns its release. */
+/** Holds a shared snapshot of document.cookie (boot's cookie jar) and of the page's address while a slice of pushes is processed; returns its release. */
 export type HoldCookies = () => () => void;
 
 /**
@@ -100,7 +100,7 @@ export function createDataLayer(
     busy = true;
     // By index, not shift(): shifting a long queue (100,000 pushes made before the bundle) moves it all each time.
     let i = 0;
-    // One snapshot of document.cookie for the whole slice (boot's jar): a record reads it several times.
+    // One snapshot of document.cookie for the whole slice (boot's jar): a record reads it several times; the address is read once too.
     const release = holdCookies && holdCookies();
     slice.begin();
     try {

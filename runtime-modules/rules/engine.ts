@@ -81,8 +81,11 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     });
   }
 
+  /** The rule's monitor event: its detail, with the rule's id and name added (no copy: each call builds its own). */
   function report(rule: Rule, detail: Record<string, unknown>): void {
-    monitor.emit("rule", { rule: rule.id, name: rule.name, ...detail });
+    detail.rule = rule.id;
+    detail.name = rule.name;
+    monitor.emit("rule", detail);
   }
 
   function conditionsPass(rule: Rule, event: string, conditions: ConditionContext): boolean {

@@ -28,20 +28,37 @@ export interface TimeSlice {
  */
 export function createTimeSlice(win: SchedulerWindow, budget = SLICE_MS): TimeSlice {
   const perf = win.performance;
+  // Read once (through the window proxy each read cost more than the clock; issue #21).
+  const s = win.navigator && win.navigator.scheduling;
   let used = 0;
   let since = -1;
+  /** In a piece: the spent() calls so far (one per piece of work done), and how many more answer "no" without the clock. */
+  let calls = 0;
+  let skip = 0;
   let open = false;
   let channel: MessageChannel | undefined;
   const waiting: Array<() => void> = [];
   return {
     spent() {
       if (!perf) return false;
-      const t = used + (since < 0 ? 0 : perf.now() - since);
-      const s = win.navigator && win.navigator.scheduling;
+      // The clock is read once the work done so far says half the time left could be gone: with work of even cost
+      // the share is never overrun, and a long burst reads the clock a few times per slice, not once per push.
+      if (since >= 0) {
+        calls++;
+        if (skip > 0) {
+          skip--;
+          return false;
+        }
+      }
+      const ran = since < 0 ? 0 : perf.now() - since;
+      const t = used + ran;
+      // At most 31 unchecked (a clock too coarse to see one push's time says 0 ms).
+      if (since >= 0 && t < budget) skip = Math.min(31, ((budget - t) * calls) / ran / 2) | 0;
       return t >= budget || (t > 1 && !!s && typeof s.isInputPending === "function" && s.isInputPending());
     },
     begin() {
       if (!perf) return;
+      calls = skip = 0;
       since = perf.now();
       if (!open) {
         open = true;
@@ -55,6 +72,7 @@ export function createTimeSlice(win: SchedulerWindow, budget = SLICE_MS): TimeSl
     end() {
       if (perf && since >= 0) used += perf.now() - since;
       since = -1;
+      skip = 0;
     },
     later(fn) {
       const s = win.scheduler;

@@ -180,6 +180,38 @@ describe("boot", () => {
     expect(JSON.stringify(page.window.kiwiDataLayer ?? [])).not.toContain("failed wait");
     expect(page.window.sitetags.log.map((e: { message: string }) => e.message)).not.toContain("command failed");
   });
+  it("a data-layer slice compares the page's address once for all its rules' conditions (issue #21); a push after the address changed sees the new page", async () => {
+    const page = load({ url: "https://scores.kiwi.example/scores" });
+    const rule = (id: string, event: string, path: string) => ({
+      id,
+      name: id,
+      order: 50,
+      enabled: true,
+      events: [{ type: "dataLayerPush", event }],
+      conditions: [{ type: "path", startsWith: path }],
+      actions: [{ type: "log", level: "warn", message: "vouchers order ID missing" }],
+    });
+    page.window.performance = { now: () => 0 };
+    boot(bundleConfig({ rules: [rule("a", "e", "/scores"), rule("b", "e", "/scores"), rule("c", "e", "/scores"), rule("d", "f", "/other")] } as never), {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const loc = page.window.location;
+    let href = loc.href as string;
+    let reads = 0;
+    Object.defineProperty(loc, "href", { get: () => (reads++, href) });
+    const fired = () =>
+      page.window.sitetags.log
+        .filter((e: { message: string }) => e.message === "vouchers order ID missing")
+        .map((e: { data: { rule: string } }) => e.data.rule);
+    page.window.kiwiDataLayer.push({ event: "e" });
+    expect(fired()).toEqual(["a", "b", "c"]);
+    expect(reads).toBe(1);
+    // The page's own code changes the address between slices: the next push's rules see it.
+    href = "https://scores.kiwi.example/other";
+    loc.pathname = "/other";
+    page.window.kiwiDataLayer.push({ event: "f" });
+    page.window.kiwiDataLayer.push({ event: "e" });
+    expect(fired()).toEqual(["a", "b", "c", "d"]);
+  });
   it('"A bundle never throws into the page": not even with a broken config or no window', () => {
     load({ url: "https://scores.kiwi.example/" });
     expect(() => boot({} as never, {})).not.toThrow();

@@ -34,6 +34,16 @@ describe("createMonitor", () => {
     expect(() => createMonitor(win).emit("x")).not.toThrow();
     expect(after).toHaveBeenCalled();
   });
+  it("makes the list an own property of the window, its value unchanged (a missing name went through the window's named-element lookup on every emit; issue #21)", () => {
+    const win: { __sitetagsMonitors?: Array<(e: MonitorEvent) => void> } = {};
+    createMonitor(win);
+    expect(Object.prototype.hasOwnProperty.call(win, "__sitetagsMonitors")).toBe(true);
+    expect(win.__sitetagsMonitors).toBeUndefined();
+    const listeners = [vi.fn()];
+    const set = { __sitetagsMonitors: listeners };
+    createMonitor(set);
+    expect(set.__sitetagsMonitors).toBe(listeners);
+  });
   it("with no listeners it builds nothing", () => {
     expect(() => createMonitor({}).emit("x", { a: 1 })).not.toThrow();
     expect(() => createMonitor({ __sitetagsMonitors: [] }).emit("x")).not.toThrow();

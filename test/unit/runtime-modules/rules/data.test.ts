@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DataElementSchema } from "../../../../generator/config/schemas/rules.js";
 import { createDataElements, lists, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
@@ -151,6 +152,23 @@ describe("data elements", () => {
     expect(de.get("label")).toBe("scores:overview");
     expect(de.resolve("page %label% / %unknown%")).toBe("page scores:overview / %unknown%");
     expect(de.resolveDeep({ a: ["%site%"], b: 1 })).toEqual({ a: ["scores"], b: 1 });
+  });
+
+  it('property: "references to other data elements as %name% tokens": a text split once and reused resolves as a regular-expression replace of each token would (issue #21)', () => {
+    const values: Record<string, string | number | undefined> = { a: "x", b: 7, c: "", d: undefined };
+    const { de } = elements({ a: { constant: "x" }, b: { constant: 7 }, c: { cookie: "none" }, d: { cookie: "none" } });
+    const model = (text: string) =>
+      text.replace(/%([A-Za-z][A-Za-z0-9_.-]*)%/g, (whole, name: string) => (name in values ? String(values[name] ?? "") : whole));
+    const piece = fc.constantFrom("%a%", "%b%", "%c%", "%d%", "%zz%", "%", "%%", "a", " - ", "%1%", "%a", "b%", "%a.b%");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const text = parts.join("");
+        // Twice: the second resolve reuses the split pieces.
+        expect(de.resolve(text)).toBe(model(text));
+        expect(de.resolve(text)).toBe(model(text));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it(`"circular-reference depth ${MAX_DEPTH}": the runtime's last line of defence logs and stops`, () => {

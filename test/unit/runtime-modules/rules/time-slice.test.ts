@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDataLayer } from "../../../../runtime-modules/rules/data-layer";
-import { SLICE_MS } from "../../../../runtime-modules/rules/time-slice";
+import { createTimeSlice, SLICE_MS } from "../../../../runtime-modules/rules/time-slice";
 
 function page() {
   let clock = 0;
@@ -84,6 +84,51 @@ describe("time-sliced data-layer processing (issue #22: no long task from a burs
     for (let i = 0; i < 30; i++) p.push(i);
     p.fire("visibilitychange");
     expect(p.seen).toHaveLength(SLICE_MS);
+  });
+
+  it("a long burst of cheap pushes reads the clock a few times per slice, not once per push, and never overruns the share (issue #21)", async () => {
+    let clock = 0;
+    let reads = 0;
+    const tasks: Array<() => void> = [];
+    const win: Record<string, unknown> = {
+      kiwiDataLayer: [],
+      performance: { now: () => (reads++, clock) },
+      scheduler: { postTask: (fn: () => void) => void tasks.push(fn) },
+    };
+    const dl = createDataLayer(win, "kiwiDataLayer", { enabled: false, debug() {}, info() {}, warn() {}, error() {} }, { emit() {} });
+    let seen = 0;
+    dl.on(() => {
+      clock += 0.01;
+      seen++;
+    });
+    dl.start();
+    const perTask: number[] = [];
+    for (let i = 0; i < 5000; i++) (win.kiwiDataLayer as unknown[]).push({ event: "e" });
+    perTask.push(seen);
+    reads = 0;
+    while (tasks.length) {
+      await Promise.resolve();
+      await Promise.resolve();
+      const before = seen;
+      const startedAt = clock;
+      tasks.shift()!();
+      perTask.push(seen - before);
+      // As before: the check that lets a push through may leave less than one push's time.
+      expect(clock - startedAt).toBeLessThanOrEqual(SLICE_MS + 0.01);
+    }
+    expect(seen).toBe(5000);
+    // The slices after the page's task: about 800 pushes each, read at most once per 32 pushes and a few times near the end.
+    expect(reads).toBeLessThan((5000 - perTask[0]) / 16);
+  });
+
+  it("a clock too coarse to see a push's time still gets read every 32 pushes", () => {
+    let reads = 0;
+    const slice = createTimeSlice({ performance: { now: () => (reads++, 0) } });
+    slice.begin();
+    reads = 0;
+    for (let i = 0; i < 320; i++) expect(slice.spent()).toBe(false);
+    expect(reads).toBe(10);
+    slice.end();
   });
 
   it("property: any interleaving of bursts and task ends processes every push once, in push order, never more than the budget per task", async () => {
