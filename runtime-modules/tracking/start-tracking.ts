@@ -185,9 +185,9 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     onPageView: pageViewVariables,
     onBlocked: () => log.info(TRACKING_NOT_ALLOWED),
   });
-  // Loaded once, after a page view was sent with consent: its promise resolves with the edge's status (it waits while
-  // consent is pending). Refused (SDK consent out), the page view resolves without one: the file is not asked for and the
-  // queued clicks are dropped (they could not be sent); a page view sent later (consent given, an SPA view) asks for it.
+  // Loaded once, after a page view was sent with consent: its promise resolves with the edge's status, or without one
+  // when it failed or was not sent (it waits while consent is pending). Refused (SDK consent out): the file is not asked
+  // for and the queued clicks are dropped (they could not be sent); a page view sent later (consent given, an SPA view) asks for it.
   let refused = false;
   if (loadDeferred) {
     const pageView = analytics.pageView;
@@ -196,11 +196,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
       const sent = pageView(e);
       if (!asked)
         void sent.then((status) => {
+          const sdk = consent.sdk();
           if (asked) return;
-          if (typeof status === "number") {
+          if (typeof status === "number" || sdk === "in") {
             asked = true;
             guard(() => loadDeferred(arrive))();
-          } else if (consent.sdk() === "out") {
+          } else if (sdk === "out") {
             refused = true;
             queued.length = 0;
           }

@@ -37,6 +37,8 @@ function setup(
     vitals?: boolean;
     /** The SDK consent (the Edge client sends a page view only on "in"; default in). */
     sdk?: { now: "pending" | "in" | "out" };
+    /** The page view was sent but not answered (a network failure): no status. */
+    unanswered?: boolean;
   } = {},
 ) {
   const sdk = options.sdk ?? { now: "in" };
@@ -78,7 +80,7 @@ function setup(
   // As the Edge client: a page view resolves with the edge's status once sent (SDK consent in), without one when refused;
   // while consent is pending it waits for the visitor's choice (decide()).
   const waiting: Array<() => void> = [];
-  const answer = () => (sdk.now === "in" ? 200 : undefined);
+  const answer = () => (sdk.now === "in" && !options.unanswered ? 200 : undefined);
   const rec = recorder(() => (sdk.now === "pending" ? new Promise((resolve) => waiting.push(() => resolve(answer()))) : answer()));
   const c = memoryCookies();
   const services: Omit<ModuleServices<unknown>, "config"> = {
@@ -420,6 +422,13 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     expect(refused.events()).toHaveLength(0);
     refused.click(onPdf);
     expect(refused.events().map((e) => e.name)).toEqual(["guide"]);
+    // Sent with consent but not answered (a network failure): asked for all the same, the queued click sent on arrival.
+    const failed = setup("https://bigfuture.kiwi.example/", { unanswered: true });
+    failed.click(onPdf);
+    failed.boot();
+    await flush();
+    expect(failed.loads).toHaveLength(1);
+    expect(failed.events().map((e) => e.name)).toEqual(["guide"]);
   });
 });
 
