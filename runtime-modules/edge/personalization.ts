@@ -42,7 +42,8 @@ export function storageKey(orgId: string): string {
  * display is notified in one `decisioning.propositionDisplay` event
  * (`_experience.decisioning.propositions [{id, scope, scopeDetails}]`,
  * `propositionEventType {display: 1}`), and with storage on each display is
- * counted in localStorage. Called by the request (request.ts) before it is
+ * counted in localStorage, which is touched only then (storage off: the
+ * history is removed after the answer). Called by the request (request.ts) before it is
  * sent: it edits the job's payload and takes the answer through its done().
  */
 export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, resolve: (status?: number) => void) => void): void {
@@ -52,15 +53,19 @@ export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, 
   const { win, monitor } = ctx;
   const d = ctx.consent.decide(PERSONALIZATION_TAG, "performance");
   monitor.emit("tag", { tag: PERSONALIZATION_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
-  const storage = ctx.storage();
-  const key = storageKey(ctx.config.analytics.orgId);
-  if (!o.storage && storage) storage.removeItem(key);
   if (!d.allowed) return;
   event.query = { personalization: { schemas: SCHEMAS, decisionScopes: o.decisionScopes } };
   const done = job.done;
   job.done = (status, answer) => {
     done(status, answer);
     if (!status || !answer) return;
+    // localStorage only now, after the answer, and with storage on only when a proposition was shown: a first visit's
+    // page view touches none (issue #21: the first access of a page blocks for milliseconds).
+    const key = storageKey(ctx.config.analytics.orgId);
+    if (!o.storage) {
+      const storage = ctx.storage();
+      if (storage) storage.removeItem(key);
+    }
     const shown: Obj[] = [];
     for (const handle of (answer && answer.handle) || [])
       if (handle && handle.type === "personalization:decisions")
@@ -73,7 +78,8 @@ export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, 
         }
     if (!shown.length) return;
     monitor.emit("personalization", { propositions: shown.map((s) => s.id) });
-    if (o.storage && storage) {
+    const storage = o.storage && ctx.storage();
+    if (storage) {
       let history: Obj;
       try {
         history = JSON.parse(storage.getItem(key) || "{}") || {};

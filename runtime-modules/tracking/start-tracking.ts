@@ -33,7 +33,7 @@ export interface DeferredFile {
   integrity: string;
 }
 
-/** Loads the deferred file; it calls `arrive` with its parts. Called once, after the first page view. */
+/** Loads the deferred file (after the window's load event); it calls `arrive` with its parts. Called once, after the first page view sent with consent. */
 export type DeferredLoader = (arrive: (parts: DeferredParts) => void) => void;
 
 /** How many clicks wait for the deferred file at most (the first ones are kept). */
@@ -82,7 +82,9 @@ export function startTracking(services: TrackingServices, commands: ModuleComman
 /**
  * The loader of the deferred file: named relative to the first file's own
  * src (read now, while it runs: the CDN path and the alias both work), a
- * classic script with the page's nonce, `integrity` and `crossorigin`; a
+ * classic script with the page's nonce, `integrity` and `crossorigin`,
+ * inserted once the window's load event has fired (a script inserted before
+ * it holds that event until it has run; the file is not critical); a
  * failure to load is logged (debug only), and the queued clicks wait.
  */
 export function deferredLoader(services: Pick<TrackingServices, "win" | "loadScript" | "log">, deferred: DeferredFile): DeferredLoader {
@@ -97,9 +99,12 @@ export function deferredLoader(services: Pick<TrackingServices, "win" | "loadScr
       delete (win as unknown as Record<symbol, unknown>)[hook];
       arrive(parts);
     };
-    services
-      .loadScript(src, { attributes: { integrity: deferred.integrity, crossorigin: "anonymous" } })
-      .catch((e) => log.error(SCRIPT_EMBEDDING_FAILED, { src, error: errorText(e) }));
+    const insert = () =>
+      void services
+        .loadScript(src, { attributes: { integrity: deferred.integrity, crossorigin: "anonymous" } })
+        .catch((e) => log.error(SCRIPT_EMBEDDING_FAILED, { src, error: errorText(e) }));
+    if (win.document.readyState === "complete") insert();
+    else win.addEventListener("load", insert);
   };
 }
 
@@ -180,17 +185,27 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
     onPageView: pageViewVariables,
     onBlocked: () => log.info(TRACKING_NOT_ALLOWED),
   });
-  // Loaded once, after the page load's first page view has been sent (so after the consent the Edge client waits for).
+  // Loaded once, after a page view was sent with consent: its promise resolves with the edge's status, or without one
+  // when it failed or was not sent (it waits while consent is pending). Refused (SDK consent out): the file is not asked
+  // for and the queued clicks are dropped (they could not be sent); a page view sent later (consent given, an SPA view) asks for it.
+  let refused = false;
   if (loadDeferred) {
     const pageView = analytics.pageView;
     let asked = false;
     analytics.pageView = (e) => {
       const sent = pageView(e);
-      if (!asked) {
-        asked = true;
-        const load = guard(() => loadDeferred(arrive));
-        sent.then(load, load);
-      }
+      if (!asked)
+        void sent.then((status) => {
+          const sdk = consent.sdk();
+          if (asked) return;
+          if (typeof status === "number" || sdk === "in") {
+            asked = true;
+            guard(() => loadDeferred(arrive))();
+          } else if (sdk === "out") {
+            refused = true;
+            queued.length = 0;
+          }
+        });
       return sent;
     };
   }
@@ -253,11 +268,12 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   /* ---- link clicks and web vitals: the deferred file ---- */
   // One capture listener: a click before the deferred file arrives is queued (its target), handled when it does.
   // At most MAX_QUEUED_CLICKS wait: while consent stays pending the file is never asked for, and a long page must not keep every clicked node.
+  // None once consent was refused (above): they could not be sent.
   const doc = win.document;
   const queued: Array<EventTarget | null> = [];
   let onLink: ((target: EventTarget | null) => void) | undefined;
   if (typeof doc.addEventListener === "function")
-    doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : queued.length < MAX_QUEUED_CLICKS && queued.push(e.target)), true);
+    doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : !refused && queued.length < MAX_QUEUED_CLICKS && queued.push(e.target)), true);
   let arrived = false;
   function arrive(parts: DeferredParts): void {
     if (arrived) return;

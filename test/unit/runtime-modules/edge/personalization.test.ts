@@ -12,6 +12,7 @@ import { personalization, storageKey } from "../../../../runtime-modules/edge/pe
 import { edgeFeaturesOf } from "../../../../generator/bundle/features";
 import { AnalyticsSchema } from "../../../../generator/config/schemas/core-settings";
 import type { EdgeContext } from "../../../../runtime-modules/edge/context";
+import type { Job } from "../../../../runtime-modules/edge/request";
 
 const PROPOSITION = {
   id: "prop-1",
@@ -27,6 +28,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 describe('"proposition fetch (scope capture_ddl)" on the page view', () => {
@@ -100,6 +102,47 @@ describe('"A decision answer from the edge is applied, and its display is notifi
     await settle();
     expect(f.sent).toHaveLength(2);
     expect(key in f.store).toBe(false);
+  });
+});
+
+// Issue #21, "No blocking storage on the first page unless needed": the history is read when a display is counted, not before.
+describe('"personalization storage on" without blocking storage on a first visit (issue #21)', () => {
+  it("starting personalisation (the page view's query) touches no storage, nor does an answer without a proposition; a shown one is counted then", () => {
+    // Chromium's Temporal names the time zone of the display notification without storage (protocol.ts ianaTimezone).
+    vi.stubGlobal("Temporal", { Now: { timeZoneId: () => "Europe/Paris" } });
+    const touched: string[] = [];
+    const store: Record<string, string> = {};
+    const storage = {
+      getItem: (k: string) => (touched.push("get " + k), store[k] ?? null),
+      setItem: (k: string, v: string) => (touched.push("set " + k), (store[k] = v)),
+      removeItem: (k: string) => void touched.push("remove " + k),
+    };
+    const ctx = {
+      config: { analytics: { orgId: "A@AdobeOrg", personalization: ON.personalization }, dataLayerName: "kiwiDataLayer" },
+      consent: { decide: () => ({ allowed: true, reason: "consent-given", category: "performance" }) },
+      monitor: { emit: () => undefined },
+      storage: () => (touched.push("localStorage"), storage),
+      win: { screen: { width: 1, height: 1 }, document: { documentElement: {} }, location: {} },
+      page: () => ({ href: "https://go.kiwi.example/", referrer: "" }),
+    } as unknown as EdgeContext;
+    const pageView = (): Job => ({
+      action: "interact",
+      payload: { events: [{ xdm: { eventType: "web.webpagedetails.pageViews" } }] },
+      created: 0,
+      done: () => {},
+    });
+    const sent: unknown[] = [];
+    const first = pageView();
+    personalization(ctx, first, (job) => void sent.push(job));
+    expect(first.payload.events[0]).toHaveProperty("query.personalization.decisionScopes", ["capture_ddl"]);
+    expect(touched).toEqual([]);
+    first.done(200, { handle: [] } as never);
+    expect(touched).toEqual([]);
+    const second = pageView();
+    personalization(ctx, second, (job) => void sent.push(job));
+    second.done(200, decisions(PROPOSITION).body as never);
+    expect(touched).toEqual(["localStorage", "get " + storageKey("A@AdobeOrg"), "set " + storageKey("A@AdobeOrg")]);
+    expect(sent).toHaveLength(1);
   });
 });
 

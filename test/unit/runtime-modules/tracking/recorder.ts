@@ -6,10 +6,11 @@ export interface Call {
   args: Record<string, any>;
 }
 
-export function recorder() {
+/** `status`: what a page view resolves to (the Edge client's: the edge's HTTP status once sent, undefined when not sent; a promise while it waits). */
+export function recorder(status: () => unknown = () => 200) {
   const calls: Call[] = [];
   const analytics: Analytics = {
-    pageView: (e) => (calls.push({ kind: "pageView", args: e }), Promise.resolve()),
+    pageView: (e) => (calls.push({ kind: "pageView", args: e }), Promise.resolve(status())),
     event: (e) => (calls.push({ kind: "event", args: e }), Promise.resolve()),
     setVariables: (v) => void calls.push({ kind: "setVariables", args: v }),
   };

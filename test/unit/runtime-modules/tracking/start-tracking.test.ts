@@ -28,8 +28,20 @@ import { memoryCookies, recorder } from "./recorder";
 
 function setup(
   url: string,
-  options: { site?: Partial<BundleConfig["site"]>; rules?: Rule[]; commands?: ModuleCommands; preload?: unknown[]; referrer?: string; vitals?: boolean } = {},
+  options: {
+    site?: Partial<BundleConfig["site"]>;
+    rules?: Rule[];
+    commands?: ModuleCommands;
+    preload?: unknown[];
+    referrer?: string;
+    vitals?: boolean;
+    /** The SDK consent (the Edge client sends a page view only on "in"; default in). */
+    sdk?: { now: "pending" | "in" | "out" };
+    /** The page view was sent but not answered (a network failure): no status. */
+    unanswered?: boolean;
+  } = {},
 ) {
+  const sdk = options.sdk ?? { now: "in" };
   const u = new URL(url);
   const location = { hostname: u.hostname, pathname: u.pathname, search: u.search, hash: u.hash, href: u.href };
   const winListeners: Record<string, Array<() => void>> = {};
@@ -65,7 +77,11 @@ function setup(
   });
   const values = createProvidedValues({ site: bundle.site.code });
   const dataLayer = createDataLayer(win, "kiwiDataLayer", log, monitor);
-  const rec = recorder();
+  // As the Edge client: a page view resolves with the edge's status once sent (SDK consent in), without one when refused;
+  // while consent is pending it waits for the visitor's choice (decide()).
+  const waiting: Array<() => void> = [];
+  const answer = () => (sdk.now === "in" && !options.unanswered ? 200 : undefined);
+  const rec = recorder(() => (sdk.now === "pending" ? new Promise((resolve) => waiting.push(() => resolve(answer()))) : answer()));
   const c = memoryCookies();
   const services: Omit<ModuleServices<unknown>, "config"> = {
     sampling: { rate: 100, sampledIn: () => true },
@@ -74,7 +90,7 @@ function setup(
     bundle,
     log,
     monitor,
-    consent: { allows: () => true, whenAllowed: (_c: unknown, cb: () => void) => cb() } as never,
+    consent: { allows: () => true, whenAllowed: (_c: unknown, cb: () => void) => cb(), sdk: () => sdk.now } as never,
     cookies: c.cookies,
     page: { host: u.hostname, path: u.pathname, query: u.searchParams, hash: u.hash, referrer: "", href: u.href },
     loadScript: () => Promise.resolve(),
@@ -119,6 +135,11 @@ function setup(
       docListeners.visibilitychange.forEach((fn) => fn({}));
     },
     routeListeners: () => Object.keys(winListeners),
+    /** The visitor's consent choice: the page views waiting for it are sent (in) or dropped (out). */
+    decide(now: "in" | "out") {
+      sdk.now = now;
+      for (const release of waiting.splice(0)) release();
+    },
     reports,
     loads,
     parts,
@@ -328,7 +349,9 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     const calls: Array<[string, unknown]> = [];
     const logged: unknown[][] = [];
     const log = { error: (...a: unknown[]) => void logged.push(a) } as never;
-    const win: Record<string | symbol, any> = { document: { currentScript: { src: "https://cdn.kiwi.example/prod/bigfuture/sitetags.min.js" } } };
+    const win: Record<string | symbol, any> = {
+      document: { readyState: "complete", currentScript: { src: "https://cdn.kiwi.example/prod/bigfuture/sitetags.min.js" } },
+    };
     const file = { file: "sitetags.defer.0123456789.min.js", integrity: "sha384-x" };
     const failing = (src: string, o: unknown) => (calls.push([src, o]), Promise.reject(new Error("404")));
     const arrive = vi.fn();
@@ -347,6 +370,65 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     deferredLoader({ win: inline as never, loadScript: failing, log }, file)(arrive);
     expect(logged).toHaveLength(2);
     expect(calls).toHaveLength(1);
+  });
+  it("the loader inserts it after the window's load event (a script inserted before it holds that event; the file is not critical): at once once the document is complete", () => {
+    const calls: string[] = [];
+    const onLoad: Array<() => void> = [];
+    const document = { readyState: "interactive", currentScript: { src: "https://cdn.kiwi.example/prod/bigfuture/sitetags.min.js" } };
+    const win = { document, addEventListener: (type: string, fn: () => void) => type === "load" && onLoad.push(fn) };
+    const loadScript = (src: string) => (calls.push(src), Promise.resolve());
+    const log = { error: () => undefined } as never;
+    const file = { file: "sitetags.defer.0123456789.min.js", integrity: "sha384-x" };
+    deferredLoader({ win: win as never, loadScript, log }, file)(() => undefined);
+    expect(calls).toEqual([]);
+    expect(onLoad).toHaveLength(1);
+    document.readyState = "complete";
+    onLoad[0]();
+    expect(calls).toEqual(["https://cdn.kiwi.example/prod/bigfuture/sitetags.defer.0123456789.min.js"]);
+  });
+  it("asked for only once a page view was sent with consent: consent given later in the page asks for it then; a refusal never, and the queued clicks are dropped", async () => {
+    // Pending: the Edge client holds the page view (its promise waits); consent given later, it is sent, and the file asked for then.
+    const later = setup("https://bigfuture.kiwi.example/", { sdk: { now: "pending" } });
+    later.click(onPdf);
+    later.boot();
+    await flush();
+    expect(later.loads).toHaveLength(0);
+    later.decide("in");
+    await flush();
+    expect(later.loads).toHaveLength(1);
+    expect(later.events().map((e) => e.name)).toEqual(["guide"]);
+    // Pending, then refused: never asked for; the queued click is dropped, later clicks are not kept.
+    const denied = setup("https://bigfuture.kiwi.example/", { sdk: { now: "pending" } });
+    denied.click(onPdf);
+    denied.boot();
+    denied.decide("out");
+    await flush();
+    denied.click(onPdf);
+    expect(denied.loads).toHaveLength(0);
+
+    // Refused: the page view resolves without a status; nothing is asked for, the queued click and later ones are dropped.
+    const sdk = { now: "out" as "out" | "in" };
+    const refused = setup("https://bigfuture.kiwi.example/", { sdk });
+    refused.click(onPdf);
+    refused.boot();
+    await flush();
+    refused.click(onPdf);
+    expect(refused.loads).toHaveLength(0);
+    // A page view sent later in the page (consent given, an SPA view) asks for it: the dropped clicks stay dropped, new ones go.
+    sdk.now = "in";
+    void refused.services.analytics.pageView({});
+    await flush();
+    expect(refused.loads).toHaveLength(1);
+    expect(refused.events()).toHaveLength(0);
+    refused.click(onPdf);
+    expect(refused.events().map((e) => e.name)).toEqual(["guide"]);
+    // Sent with consent but not answered (a network failure): asked for all the same, the queued click sent on arrival.
+    const failed = setup("https://bigfuture.kiwi.example/", { unanswered: true });
+    failed.click(onPdf);
+    failed.boot();
+    await flush();
+    expect(failed.loads).toHaveLength(1);
+    expect(failed.events().map((e) => e.name)).toEqual(["guide"]);
   });
 });
 
