@@ -95,9 +95,15 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       const own = variables || {};
       const once = onceVariables;
       onceVariables = {};
-      const analytics: Obj = { ...pageVariables, ...once, ...own };
-      // Events set for this beacon and the call's own add up ("purchase,event61").
-      if (once.events && own.events && once.events !== own.events) analytics.events = once.events + "," + own.events;
+      const analytics: Obj = { ...pageVariables, ...once };
+      for (const k in own) {
+        const v = own[k];
+        // An empty value (a data element without one) leaves the variable out of this beacon, as alloy and AppMeasurement
+        // leave an empty variable out: never sent as "", nor the page's older value; the hit's events and products stay.
+        if (v == null || v === "") once[k] || delete analytics[k];
+        // Events set for this beacon and the call's own add up ("purchase,event61").
+        else analytics[k] = k === "events" && once.events && once.events !== v ? once.events + "," + v : v;
+      }
       const event: Obj = { xdm, data: { __adobe: { analytics } } };
       if (contextData) analytics.contextData = contextData;
       if (!Object.keys(analytics).length) delete event.data;
@@ -123,7 +129,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
     },
     setVariables(variables, xdm) {
       for (const k of Object.keys(variables)) {
-        if (variables[k] === "") delete pageVariables[k];
+        if (variables[k] == null || variables[k] === "") delete pageVariables[k];
         // Several rules' events (or products) for the same beacon add up: each flag of a push its own success event.
         else if (k === "events" || k === "products") onceVariables[k] = onceVariables[k] ? onceVariables[k] + "," + variables[k] : variables[k];
         else pageVariables[k] = variables[k];

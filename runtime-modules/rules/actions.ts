@@ -7,7 +7,7 @@ import { firePixel } from "../core/fire-pixel";
 import { readTagStatus } from "../consent/tag-status";
 import { STATUS_COOKIE, STATUS_PREFIX } from "../consent/create-consent";
 import { decodeHistory, encodeHistory, recordTouch } from "../analytics/traffic-source";
-import { HISTORY_COOKIE, LIFETIME_COOKIE } from "../tracking/traffic";
+import { HISTORY_COOKIE, keepLifetime, LIFETIME_COOKIE } from "../tracking/traffic";
 
 export interface ActionContext {
   analytics: Analytics;
@@ -173,15 +173,20 @@ export function tagStatus(action: ActionOf<"tagStatus">, ctx: ActionContext): un
  * the previous is recorded; direct visits do not overwrite an earlier
  * non-direct one; history expires after 60 days"): the pushed touch recorded
  * into the history cookie the page views read (analytics/traffic-source.ts,
- * recordTouch; the lifetime cookie follows on the next page view).
+ * recordTouch), and into the lifetime cookie once performance consent allows
+ * it, its 60 days counted from this touch (a later page view records no touch,
+ * so it would not write it: the touch would be lost with the session cookie).
  */
 export function trafficTouch(action: ActionOf<"trafficTouch">, ctx: ActionContext): unknown {
   const de = ctx.dataElements;
   const channel = de.resolve(action.channel);
   if (!channel || !ctx.cookies) return;
   const prev = decodeHistory(ctx.cookies.get(HISTORY_COOKIE) || ctx.cookies.get(LIFETIME_COOKIE));
-  const next = recordTouch(prev, { channel, campaign: (action.campaign && de.resolve(action.campaign)) || undefined }, Date.now(), action.historyDays);
-  if (next !== prev) ctx.cookies.set(HISTORY_COOKIE, encodeHistory(next));
+  const now = Date.now();
+  const next = recordTouch(prev, { channel, campaign: (action.campaign && de.resolve(action.campaign)) || undefined }, now, action.historyDays);
+  if (next === prev) return;
+  ctx.cookies.set(HISTORY_COOKIE, encodeHistory(next));
+  if (next.latest) keepLifetime(ctx.cookies, ctx.consent, next, action.historyDays, now);
   return;
 }
 export function log(action: ActionOf<"log">, ctx: ActionContext): unknown {

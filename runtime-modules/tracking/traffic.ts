@@ -13,6 +13,7 @@ import {
   tbmValue,
   trafficFields,
   valueOnce,
+  type TrafficHistory,
   type TrafficRules,
 } from "../analytics/traffic-source";
 import type { AnalyticsVariables } from "../../generator/config/schemas/variables.js";
@@ -32,6 +33,20 @@ export interface TrafficDeps {
   apexDomain: string;
   /** The variable numbers (analyticsVariables.traffic in sites/_org.yaml). */
   names: AnalyticsVariables["traffic"];
+}
+
+/**
+ * The lifetime cookie ("lifetime cookie (only with performance consent, 60
+ * days)"), once performance consent allows it: the history's JSON, expiring
+ * historyDays after its latest recorded touch, as the history does ("history
+ * expires after 60 days"). Written whenever a touch is recorded: by a page
+ * view and by the trafficTouch action (rules/actions.ts).
+ */
+export function keepLifetime(cookies: Cookies, consent: Pick<ConsentGate, "whenAllowed">, h: TrafficHistory, historyDays: number, now: number): void {
+  const json = encodeHistory(h);
+  consent.whenAllowed("performance", () =>
+    cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((h.t + historyDays * DAY_MS - now) / 1000)) }),
+  );
 }
 
 /**
@@ -56,11 +71,7 @@ export function trafficVariables(url: string, referrer: string, now: number, dep
   const json = encodeHistory(next);
   const changed = !stored || historyChanged(prev, next);
   if (changed) cookies.set(HISTORY_COOKIE, json);
-  // The lifetime cookie expires historyDays after the latest recorded touch, as the history does.
-  if (next.latest && (changed || !lifetime))
-    deps.consent.whenAllowed("performance", () =>
-      cookies.set(LIFETIME_COOKIE, json, { maxAgeSeconds: Math.max(1, Math.round((next.t + rules.historyDays * DAY_MS - now) / 1000)) }),
-    );
+  if (next.latest && (changed || !lifetime)) keepLifetime(cookies, deps.consent, next, rules.historyDays, now);
   cookies.set(TBM_COOKIE, tbmValue(next), { maxAgeSeconds: TBM_SECONDS });
   const once = valueOnce(touch && touch.campaign, gvo);
   if (once.write) cookies.set(GVO_COOKIE, once.value);

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundles, CHROMIUM, SITES_DIR, tempCatalogue } from "./harness/index.js";
+import type { BundleReport } from "../../generator/bundle/link.js";
 import { tempDir } from "./harness/temp.js";
 import { hostRules, startPreview, type PreviewServer } from "../../preview/server/main";
 import { looksRendered, pngStats } from "../../preview/server/png-check";
@@ -33,6 +34,7 @@ let browser: Browser;
 let context: BrowserContext;
 let app: Page;
 let shots: string;
+let deferredOf: Record<string, NonNullable<BundleReport["deferred"]>>;
 
 /** A catalogue with the repository's satreg and bigfuture sites, the org budget raised (see above). */
 function catalogue(): string {
@@ -47,6 +49,7 @@ beforeAll(async () => {
     { satregProd: ["satreg", "prod"], bigfutureProd: ["bigfuture", "prod"], bigfutureQa: ["bigfuture", "qa"] },
     { sitesDir: catalogue() },
   );
+  deferredOf = Object.fromEntries(Object.entries(built).flatMap(([k, b]) => (b.report.deferred ? [[k, b.report.deferred]] : [])));
   preview = await startPreview({ distDir: built.satregProd.outDir, port: 0 });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -199,6 +202,53 @@ describe("the preview", () => {
     await expect.poll(() => download.first().getAttribute("data-status"), { timeout: 5000 }).toBe("ok");
     console.log(`[preview] download link: beacon "${await download.first().getAttribute("data-name")}"`);
   });
+
+  // Task "preview" (#21 proof): QA's preview shows what students get, the split bundle (first file plus deferred file).
+  it("loads the bundle's deferred file once after the page view, with its integrity; its link clicks and web vitals show as beacons; no CSP or page error", async () => {
+    const deferred = deferredOf.bigfutureProd;
+    // Runs alone too (vitest -t): the app is opened by the first test otherwise.
+    if (!app.url().startsWith(preview.url)) await app.goto(preview.url);
+    await expect.poll(() => app.locator("[data-testid=site-select] option").count()).toBeGreaterThanOrEqual(2);
+    const loaded = Date.now();
+    await loadPage("bigfuture", "prod", "home", "all");
+    await app.locator('[data-testid=beacon-row][data-event-type="web.webpagedetails.pageViews"]').first().waitFor({ timeout: 10_000 });
+    const asked = () => preview.records.filter((r) => r.kind === "bundle" && r.path === `/${deferred.file}` && r.time >= loaded);
+    await expect.poll(() => asked().length, { timeout: 10_000 }).toBe(1);
+    expect(asked()[0].status).toBe(200);
+    // The page's script: beside the first file, the manifest's integrity, CORS, the page's nonce (its CSP is strict-dynamic).
+    const scripts = await pageFrame().evaluate(() =>
+      [...document.querySelectorAll<HTMLScriptElement>('script[src*="sitetags.defer."]')].map((s) => ({
+        path: new URL(s.src).pathname,
+        integrity: s.integrity,
+        crossorigin: s.crossOrigin,
+        nonced: s.nonce !== "",
+      })),
+    );
+    expect(scripts).toEqual([{ path: `/${deferred.file}`, integrity: deferred.integrity, crossorigin: "anonymous", nonced: true }]);
+    // A click handled by the deferred file's link handler: a link-click beacon, answered by the edge.
+    await app.locator("[data-testid=action-link-download]").click();
+    const click = app.locator('[data-testid=beacon-row][data-event-type="web.webinteraction.linkClicks"][data-link-type="download"]');
+    await click.first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => click.first().getAttribute("data-status"), { timeout: 5000 }).toBe("ok");
+    // Web vitals, the deferred file's other part: one batch when the page is hidden.
+    await pageFrame().evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await app.locator('[data-testid=beacon-row][data-event-type="kiwi.webVitals"]').first().waitFor({ timeout: 10_000 });
+    // The Bundle tab says what the page fetched: each file once, answered 200.
+    await openTab("bundle");
+    for (const role of ["first", "deferred"]) {
+      const row = app.locator(`[data-testid=bundle-load-${role}]`);
+      await expect.poll(() => row.getAttribute("data-requests"), { timeout: 5000 }).toBe("1");
+      expect(await row.getAttribute("data-status")).toBe("200");
+    }
+    expect(await app.locator("[data-testid=bundle-deferred]").textContent()).toContain(deferred.integrity);
+    expect(asked()).toHaveLength(1);
+    const problems = (await entries()).filter((e) => e.kind === "csp" || e.kind === "error");
+    expect(problems).toEqual([]);
+  });
+  // end preview (#21 proof)
 
   it("runs the bundle under the page's strict CSP: nonce'd scripts, no 'unsafe-eval', no violation, no page error", async () => {
     const documents: Array<{ url: string; csp?: string }> = [];

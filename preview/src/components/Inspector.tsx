@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import type { CatalogueBundle } from "../api";
 import { pushTemplates } from "../event-docs";
 import { groupBeacons } from "../lib/beacons";
+import { bundleFileLoads } from "../lib/bundle-files";
 import type { PreviewConfig, RuleSpec } from "../lib/bundle-config";
 import { allows, consentView } from "../lib/consent";
 import { cookieWrites, latestJar } from "../lib/cookies";
@@ -208,7 +209,15 @@ export function Inspector({ entries, config, bundle, state, update, page, push, 
           />
         )}
         {tab === "log" && <LogPanel rows={logs} problems={problems} start={start} />}
-        {tab === "bundle" && <BundlePanel bundle={bundle} config={config} boot={boot?.kind === "monitor" ? boot.event : undefined} snapshot={snapshot} />}
+        {tab === "bundle" && (
+          <BundlePanel
+            bundle={bundle}
+            config={config}
+            boot={boot?.kind === "monitor" ? boot.event : undefined}
+            snapshot={snapshot}
+            loads={bundle ? bundleFileLoads(entries, bundle) : []}
+          />
+        )}
         {tab === "events" && <EventsPanel entries={entries} start={start} />}
         {tab === "session" && <SessionPanel current={session} saved={saved} setSaved={setSaved} />}
       </div>

@@ -1,5 +1,6 @@
 import type { CatalogueBundle } from "../../api";
 import type { PreviewConfig } from "../../lib/bundle-config";
+import type { BundleFileLoad } from "../../lib/bundle-files";
 import type { MonitorEvent, PageSnapshot } from "../../lib/protocol";
 import { JsonTree } from "../JsonTree";
 
@@ -9,11 +10,14 @@ export function BundlePanel({
   config,
   boot,
   snapshot,
+  loads = [],
 }: {
   bundle?: CatalogueBundle;
   config?: PreviewConfig;
   boot?: MonitorEvent;
   snapshot?: PageSnapshot;
+  /** What the session's pages fetched of the bundle's files (lib/bundle-files.ts). */
+  loads?: BundleFileLoad[];
 }) {
   if (!bundle) return <p className="muted">No bundle chosen.</p>;
   const detected = boot ? String(boot.env) : snapshot?.sitetags?.env;
@@ -52,6 +56,18 @@ export function BundlePanel({
               </td>
             </tr>
           )}
+          {loads.map((l) => (
+            <tr key={l.role}>
+              <th>{l.role === "first" ? "first file fetched" : "deferred file fetched"}</th>
+              <td data-testid={`bundle-load-${l.role}`} data-requests={l.requests} data-status={l.status ?? ""} className="small">
+                {l.requests
+                  ? `${l.requests} request${l.requests === 1 ? "" : "s"} on page ${l.pages.join(", ")}, last answered ${l.status || "(dropped)"}`
+                  : l.role === "deferred"
+                    ? "not yet: asked for after the first page view (never while consent is pending)"
+                    : "not yet"}
+              </td>
+            </tr>
+          ))}
           <tr>
             <th>modules</th>
             <td data-testid="bundle-modules">{bundle.modules.length ? bundle.modules.join(", ") : "(core only)"}</td>

@@ -175,6 +175,24 @@ describe("URL, transport and body", () => {
     expect(after.data.__adobe.analytics).toEqual({ eVar200: "Logged In" });
   });
 
+  // Task "preview": a sendEvent or page view variable without a value (a data element that has none) is left out, as alloy and AppMeasurement leave it out.
+  it("an empty variable of an event or page view is absent from data.__adobe.analytics, never sent as \"\" nor as the page's older value; the hit's events stay; empty `data` objects are dropped", async () => {
+    const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
+    const analytics = f.start();
+    analytics.setVariables({ eVar1: "page value", events: "purchase", products: ";SAT;1;60" });
+    const empty = { eVar1: "", eVar2: undefined as unknown as string, prop3: "", events: "", products: "" };
+    void analytics.event({ name: "apply", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { ...empty, eVar4: "x" } });
+    void analytics.event({ name: "apply", eventType: "web.webinteraction.linkClicks", linkType: "other", variables: { eVar1: "", events: "event7" } });
+    analytics.setVariables({ eVar1: undefined as unknown as string });
+    void analytics.pageView({ variables: { eVar5: "", prop6: undefined as unknown as string } });
+    await settle();
+    const [first, second, view] = f.sent.map((r) => r.json.events[0]);
+    expect(first.data.__adobe.analytics).toEqual({ events: "purchase", products: ";SAT;1;60", eVar4: "x" });
+    expect(second.data.__adobe.analytics).toEqual({ events: "event7" });
+    expect(view.data).toBeUndefined();
+    for (const r of f.sent) expect(r.body).not.toMatch(/"(eVar|prop)\d+":""/);
+  });
+
   it("keepalive only while the bodies in flight stay under the browsers' 64 KB budget", async () => {
     const f = fakeEdge({ cookies: { [IDENTITY]: "id" } });
     const analytics = f.start();

@@ -233,10 +233,18 @@ describe('tagStatus (tag-settings push: "A stored status is reused unless a fres
 });
 
 describe("trafficTouch (traffic-source push: the pushed touch into the visit's history)", () => {
-  function touch(push: Record<string, string | undefined>, history?: string) {
-    const jar: Record<string, string> = history ? { kiwi_ts: history } : {};
-    const cookies = { get: (n: string) => jar[n], set: (n: string, v: string) => void (jar[n] = v), remove: (n: string) => void delete jar[n] };
-    const ctx = { doc: {}, cookies, dataElements: fromPush(push), table: allRuleFeatures().actions } as unknown as ActionContext;
+  /** Cookie writes of the last touch(): name -> [value, max-age seconds]. */
+  let writes: Record<string, [string, number | undefined]> = {};
+  function touch(push: Record<string, string | undefined>, history?: string, performance = true) {
+    const jar: Record<string, string> = history ? { kiwi_ts: history, kiwi_ts_lt: history } : {};
+    writes = {};
+    const cookies = {
+      get: (n: string) => jar[n],
+      set: (n: string, v: string, o?: { maxAgeSeconds?: number }) => void ((jar[n] = v), (writes[n] = [v, o?.maxAgeSeconds])),
+      remove: (n: string) => void delete jar[n],
+    };
+    const consent = { whenAllowed: (category: string, run: () => void) => void (category === "performance" && performance && run()) };
+    const ctx = { doc: {}, cookies, consent, dataElements: fromPush(push), table: allRuleFeatures().actions } as unknown as ActionContext;
     runAction(RuleActionSchema.parse({ type: "trafficTouch", channel: "%channel%", campaign: "%campaign%", historyDays: 60 }), ctx);
     return jar.kiwi_ts === undefined ? undefined : decodeHistory(jar.kiwi_ts);
   }
@@ -264,6 +272,19 @@ describe("trafficTouch (traffic-source push: the pushed touch into the visit's h
   });
   it("no channel records nothing", () => {
     expect(touch({ campaign: "spring" })).toBeUndefined();
+  });
+  // Task "preview": the pushed touch refreshes the lifetime cookie as a page view's touch does.
+  it('"lifetime cookie (only with performance consent, 60 days)", "history expires after 60 days": a recorded touch rewrites it, 60 days from this touch', () => {
+    vi.useFakeTimers({ now: t + 10 * 86_400_000 });
+    const history = touch({ channel: "Email", campaign: "spring-sat-2025" }, direct);
+    expect(writes.kiwi_ts_lt).toEqual([encodeHistory(history!), 60 * 86_400]);
+    expect(writes.kiwi_ts_lt[0]).toBe(writes.kiwi_ts[0]);
+    // No new touch: neither cookie is written (the lifetime cookie keeps its expiry, from the latest recorded touch).
+    touch({ channel: "Email", campaign: "spring" }, email);
+    expect(writes).toEqual({});
+    // Without performance consent: the session cookie only.
+    touch({ channel: "SMS" }, direct, false);
+    expect(Object.keys(writes)).toEqual(["kiwi_ts"]);
   });
 });
 
