@@ -19,7 +19,7 @@ import { computeRuntimeHash } from "./hash.js";
 import { coreEntry } from "./entry.js";
 import { featureSetOf, type FeatureSet } from "./features.js";
 import { coreOf, hasDevChecks, isCore, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
-import { createPiecePool, prepareInWorker, type JobOutcome } from "./pool.js";
+import type { JobOutcome } from "./pool.js";
 import type { PrepareOutput } from "./prepare.js";
 
 /** The compiled pieces by name, and the registry order in which a bundle hands its modules to boot. */
@@ -74,6 +74,8 @@ export async function compilePieces(
   const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
   await mkdir(join(cacheDir, "pieces"), { recursive: true });
   // Workers load rollup and terser while stage A runs; the module manifests and the typed entries (ts-morph) run on another.
+  // The pool (and through the registry, the schemas) is loaded only when a piece is compiled: a rebuild from cached pieces never needs it.
+  const { createPiecePool, prepareInWorker } = await import("./pool.js");
   const pool = createPiecePool(Math.min(ctx.workers ?? availableParallelism(), missing.size));
   const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });

@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalogue, ResolvedBundle } from "../config/load.js";
-import { ModulesSchema } from "../config/schema.js";
+import { MODULE_NAMES } from "../config/module-names.js";
 import { ENV_NAMES } from "../config/constants.js";
-import { nearest } from "../config/issues.js";
+import { nearest } from "../config/nearest.js";
 import { compareText } from "../compare-text.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
@@ -17,7 +17,7 @@ import { sha256, stableStringify } from "./hash.js";
 import type { Manifest, ManifestEntry } from "./manifest.js";
 import { DEFERRED_PIECE } from "./deferred.js";
 
-export const MODULE_NAMES = Object.keys(ModulesSchema.shape);
+export { MODULE_NAMES };
 
 /** How the command line narrows the build. */
 export interface Selection {

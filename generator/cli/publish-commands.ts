@@ -7,12 +7,8 @@
  * still serves its previous release).
  */
 import { resolve } from "node:path";
-import { mergeShards } from "../bundle/merge.js";
 import { formatDiagnostic, toJson, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { embedTag } from "../publish/embed.js";
-import { promote } from "../publish/promote.js";
-import { publish, type PublishReport } from "../publish/publish.js";
-import { listReleases, rollback } from "../publish/rollback.js";
+import type { PublishReport } from "../publish/publish.js";
 import { parseTarget, TargetError } from "../publish/target.js";
 
 export const PUBLISH_USAGE = `  manifest merge DIR…    combine the partial outputs of a sharded build (build --shard I/N) into --out
@@ -109,6 +105,14 @@ function finish(io: Io, verb: string, report: PublishReport, json: boolean): num
 }
 
 export async function runPublishCommand(command: string, rest: string[], values: PublishValues, io: Io, paths: Paths): Promise<number> {
+  // Loaded here, not with the CLI: they load the config's schemas, which a build from the cache never needs (cli/main.ts).
+  const [{ mergeShards }, { embedTag }, { promote }, { publish }, { listReleases, rollback }] = await Promise.all([
+    import("../bundle/merge.js"),
+    import("../publish/embed.js"),
+    import("../publish/promote.js"),
+    import("../publish/publish.js"),
+    import("../publish/rollback.js"),
+  ]);
   const json = values.json;
   const client = { endpoint: values.endpoint, region: values.region };
   const common = { ...client, sitesDir: paths.sitesDir, dryRun: values["dry-run"], sites: values.site, envs: values.env };
