@@ -199,7 +199,9 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
           const sdk = consent.sdk();
           if (asked) return;
           if (typeof status === "number" || sdk === "in") {
+            // Consent given after a refusal: clicks are queued again until the file arrives.
             asked = true;
+            refused = false;
             guard(() => loadDeferred(arrive))();
           } else if (sdk === "out") {
             refused = true;

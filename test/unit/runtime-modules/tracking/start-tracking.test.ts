@@ -37,6 +37,8 @@ function setup(
     vitals?: boolean;
     /** The SDK consent (the Edge client sends a page view only on "in"; default in). */
     sdk?: { now: "pending" | "in" | "out" };
+    /** The deferred file is asked for but arrives only when the test calls loads[n](parts). */
+    held?: boolean;
     /** The page view was sent but not answered (a network failure): no status. */
     unanswered?: boolean;
   } = {},
@@ -105,7 +107,7 @@ function setup(
   const parts: DeferredParts = { vitals: (report) => void reports.push(report as never), links: linkClickHandler };
   const tracking = wireTracking(services, options.commands ?? {}, (arrive) => {
     loads.push(arrive);
-    arrive(parts);
+    if (!options.held) arrive(parts);
   });
   return {
     win,
@@ -422,6 +424,19 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     expect(refused.events()).toHaveLength(0);
     refused.click(onPdf);
     expect(refused.events().map((e) => e.name)).toEqual(["guide"]);
+    // Refused, then given: a click while the file is on its way is queued again (not dropped as under the refusal).
+    const late = { now: "out" as "out" | "in" };
+    const regiven = setup("https://bigfuture.kiwi.example/", { sdk: late, held: true });
+    regiven.boot();
+    await flush();
+    regiven.click(onPdf);
+    late.now = "in";
+    void regiven.services.analytics.pageView({});
+    await flush();
+    expect(regiven.loads).toHaveLength(1);
+    regiven.click(onPdf);
+    regiven.loads[0](regiven.parts);
+    expect(regiven.events().map((e) => e.name)).toEqual(["guide"]);
     // Sent with consent but not answered (a network failure): asked for all the same, the queued click sent on arrival.
     const failed = setup("https://bigfuture.kiwi.example/", { unanswered: true });
     failed.click(onPdf);
