@@ -34,3 +34,4 @@ export { DIAGNOSTICS, type DiagnosticBody, type DiagnosticFactory } from "./diag
 export { readRegistry, type RegistryEntry } from "./bundle/registry.js";
 export { writeEntry, CONFIG_TOKEN } from "./bundle/entry.js";
 export { terserOptions } from "./bundle/compile-piece.js";
+export { profileBundle, partOf, PROFILE_CONFIG, PROFILE_ENTRY, type BundleProfile } from "./bundle/profile.js";

@@ -23,6 +23,8 @@ export interface PieceJob {
   entry: string;
   /** Where node_modules is, for bare imports of browser packages (web-vitals). */
   packageRoot: string;
+  /** Also return a source map of the minified code (the size profile, profile.ts; builds never ask): the same code either way. */
+  sourceMap?: boolean;
 }
 
 export interface PieceResult {
@@ -30,6 +32,10 @@ export interface PieceResult {
   name: string;
   /** Minified code: the core with its placeholders, or an expression. */
   code: string;
+  /** With job.sourceMap: the map of `code` to the compiled runtime's files (version 3; an expression's map keeps the stripped head's columns, `mapOffset`). */
+  map?: { sources: string[]; mappings: string };
+  /** How many characters were stripped from the start of the minified expression (its map's columns count them). */
+  mapOffset?: number;
 }
 
 /** The variable rollup assigns an expression piece to; stripped after minification. */
@@ -82,11 +88,19 @@ export async function compilePiece(job: PieceJob): Promise<PieceResult> {
   });
   caches[job.kind] = bundle.cache;
   const core = job.kind === "core";
+  const sourcemap = !!job.sourceMap;
   const { output } = await bundle.generate(
-    core ? { format: "iife", strict: true, compact: true } : { format: "iife", strict: true, compact: true, name: PIECE_VAR, exports: "default" },
+    core
+      ? { format: "iife", strict: true, compact: true, sourcemap }
+      : { format: "iife", strict: true, compact: true, name: PIECE_VAR, exports: "default", sourcemap },
   );
   await bundle.close();
-  let code = (await minify(output[0].code, terserOptions(job.kind))).code!;
+  const minified = await minify(
+    output[0].code,
+    sourcemap ? { ...terserOptions(job.kind), sourceMap: { content: JSON.stringify(output[0].map), asObject: true } } : terserOptions(job.kind),
+  );
+  let code = minified.code!;
+  const map = sourcemap ? (minified.map as unknown as { sources: string[]; mappings: string }) : undefined;
   if (core) {
     for (const token of [CONFIG_TOKEN, MODULES_TOKEN, DEV_CHECKS_TOKEN, DEFERRED_TOKEN]) {
       if (code.split(token).length !== 2) throw new Error(`the placeholder ${token} must appear exactly once in the minified core`);
@@ -96,6 +110,7 @@ export async function compilePiece(job: PieceJob): Promise<PieceResult> {
     if (!code.startsWith(head) || code.indexOf(PIECE_VAR, head.length) >= 0)
       throw new Error(`piece ${job.name}: unexpected minified shape: ${code.slice(0, 60)}`);
     code = code.slice(head.length).replace(/;\s*$/, "");
+    if (map) return { key: job.key, name: job.name, code, map, mapOffset: head.length };
   }
-  return { key: job.key, name: job.name, code };
+  return map ? { key: job.key, name: job.name, code, map, mapOffset: 0 } : { key: job.key, name: job.name, code };
 }

@@ -30,6 +30,13 @@ const ROWS: Record<string, RegExp[]> = {
     /^rebuild after one site changed \(generated\)/m,
     /^peak memory of a build \(generated\)\s+\d+ MB/m,
   ],
+  // Task "sizeprof": the first file's size profile.
+  size: [
+    /^median: prod\/\S+ first file, gzip\s+\d+ B/m,
+    /^ {2}edge\s+\d+ B\s+marginal gzip/m,
+    /^ {2}\(inlined config\)\s+\d+ B/m,
+    /^ {4}runtime-modules\/\S+\.ts\s+\d+ B/m,
+  ],
 };
 
 function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
