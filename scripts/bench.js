@@ -24,6 +24,7 @@ import { parse as parseYaml } from "yaml";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
 import { publishBench } from "./publish-bench.js";
 import { scaleBench } from "./bench-scale.js";
+import { profileBench } from "./bench-profile.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -734,6 +735,7 @@ export const CASES = {
   edge: edgeBench,
   publish: () => publishBench({ root: ROOT, runs: RUNS, sites: MATRIX_SITES }),
   scale: () => scaleBench({ root: ROOT, runs: RUNS, sites: SMOKE ? 60 : 600 }),
+  "edge-profile": () => profileBench({ root: ROOT, loads: SMOKE ? 1 : 5, smoke: SMOKE }),
 };
 
 if (parsed.values.list) {

@@ -30,6 +30,12 @@ const ROWS: Record<string, RegExp[]> = {
     /^rebuild after one site changed \(generated\)/m,
     /^peak memory of a build \(generated\)\s+\d+ MB/m,
   ],
+  // mainthread (#21): the first-visit profile.
+  "edge-profile": [
+    /^profile, first visit, .*: our script, sampled/m,
+    /^profile, returning visitor: document\.cookie and Web Storage/m,
+    /^ {2}self time, first visit/m,
+  ],
 };
 
 function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {
