@@ -25,6 +25,7 @@ import { launchPipe, scriptTime } from "./cdp-pipe.js";
 import { publishBench } from "./publish-bench.js";
 import { scaleBench } from "./bench-scale.js";
 import { sizeBench } from "./bench-size.js";
+import { profileBench } from "./bench-profile.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "sitetags.js");
@@ -736,6 +737,7 @@ export const CASES = {
   publish: () => publishBench({ root: ROOT, runs: RUNS, sites: MATRIX_SITES }),
   scale: () => scaleBench({ root: ROOT, runs: RUNS, sites: SMOKE ? 60 : 600 }),
   size: () => sizeBench({ root: ROOT, smoke: SMOKE }),
+  "edge-profile": () => profileBench({ root: ROOT, loads: SMOKE ? 1 : 5, smoke: SMOKE }),
 };
 
 if (parsed.values.list) {

@@ -63,6 +63,11 @@ export function launchPipe(executablePath, args) {
         listeners.add(listener);
       });
     },
+    /** Calls listener with every event (method, params, sessionId) until the returned function is called. */
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async close() {
       await this.send("Browser.close").catch(() => undefined);
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);

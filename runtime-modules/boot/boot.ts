@@ -51,6 +51,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
   // Boot's cookie reads share one snapshot of document.cookie (see createCookieJar), the debug switch's first.
   const jar = createCookieJar(win.document);
   const release = jar.hold();
+  let startedUp = false;
   const log = createLogger(monitor, readDebugMode(win.location.search, jar));
   try {
     const doc = win.document;
@@ -251,6 +252,7 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
     const early: Array<[string, unknown]> = [];
     track = (name, detail) => void early.push([name, detail]);
     startup.then(() => {
+      startedUp = true;
       // The first page view and the early events: one snapshot of document.cookie too.
       const done = jar.hold();
       try {
@@ -265,9 +267,17 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
   } catch (e) {
     log.error(BOOT_FAILED, errorText(e));
   } finally {
-    release();
+    // Boot's snapshot is kept for the startup's first page view when it follows in this same microtask checkpoint (nothing
+    // to wait for, as on a first visit): a read after boot's own writes (the lifetime cookie) is otherwise a second round
+    // trip to the network service (edge-profile, #21). A few promise hops at most; no page script runs before they end.
+    let hops = 0;
+    const wait = (): void => void (startedUp || ++hops > STARTUP_HOPS ? release() : Promise.resolve().then(wait));
+    wait();
   }
 }
+
+/** How many microtask hops boot's cookie snapshot waits for the startup sequence to settle (it takes about five when nothing waits). */
+const STARTUP_HOPS = 12;
 
 /** The module's commands, each wrapped so that a failure is logged instead of thrown into the caller. */
 function guardCommands(source: Commands, module: string, log: { error(message: string, data?: unknown): void }): Commands {

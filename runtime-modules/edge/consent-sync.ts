@@ -97,18 +97,26 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       payload: { consent: [{ standard: "Adobe", version: "1.0", value }] },
       created: Date.now(),
       done(status) {
-        try {
-          if (status) ctx.storage()?.setItem(key, hash);
-        } catch (e) {
-          // Storage full or blocked: the consent is sent again next time.
-        }
+        const store = () => {
+          try {
+            if (status) ctx.storage()?.setItem(key, hash);
+          } catch (e) {
+            // Storage full or blocked: the consent is sent again next time.
+          }
+        };
         busy = false;
         if (again) {
           again = false;
+          store();
           return changed();
         }
         // A task later: a page being unloaded aborts the request, and its pagehide handler must see the queue first.
-        ctx.win.setTimeout(release, 0);
+        // The hash after the queued events went: a first visit's first storage access blocks for milliseconds, and the page
+        // view waits behind this answer (edge-profile, #21).
+        ctx.win.setTimeout(() => {
+          release();
+          store();
+        }, 0);
       },
     });
   }

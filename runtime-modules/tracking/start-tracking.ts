@@ -188,7 +188,7 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   // Loaded once, after a page view was sent with consent: its promise resolves with the edge's status, or without one
   // when it failed or was not sent (it waits while consent is pending). Refused (SDK consent out): the file is not asked
   // for and the queued clicks are dropped (they could not be sent); a page view sent later (consent given, an SPA view) asks for it.
-  let refused = false;
+  // Whether a click is queued follows the SDK consent at the click (below), so one flag is the whole state here.
   if (loadDeferred) {
     const pageView = analytics.pageView;
     let asked = false;
@@ -199,14 +199,9 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
           const sdk = consent.sdk();
           if (asked) return;
           if (typeof status === "number" || sdk === "in") {
-            // Consent given after a refusal: clicks are queued again until the file arrives.
             asked = true;
-            refused = false;
             guard(() => loadDeferred(arrive))();
-          } else if (sdk === "out") {
-            refused = true;
-            queued.length = 0;
-          }
+          } else if (sdk === "out") queued.length = 0;
         });
       return sent;
     };
@@ -270,12 +265,17 @@ export function wireTracking(services: TrackingServices, commands: ModuleCommand
   /* ---- link clicks and web vitals: the deferred file ---- */
   // One capture listener: a click before the deferred file arrives is queued (its target), handled when it does.
   // At most MAX_QUEUED_CLICKS wait: while consent stays pending the file is never asked for, and a long page must not keep every clicked node.
-  // None once consent was refused (above): they could not be sent.
+  // None while the SDK consent is out (refused, or a returning visitor's stored refusal): they could not be sent; a click
+  // after consent is given again is queued (the file may be on its way).
   const doc = win.document;
   const queued: Array<EventTarget | null> = [];
   let onLink: ((target: EventTarget | null) => void) | undefined;
   if (typeof doc.addEventListener === "function")
-    doc.addEventListener("click", (e) => (onLink ? onLink(e.target) : !refused && queued.length < MAX_QUEUED_CLICKS && queued.push(e.target)), true);
+    doc.addEventListener(
+      "click",
+      (e) => (onLink ? onLink(e.target) : consent.sdk() !== "out" && queued.length < MAX_QUEUED_CLICKS && queued.push(e.target)),
+      true,
+    );
   let arrived = false;
   function arrive(parts: DeferredParts): void {
     if (arrived) return;

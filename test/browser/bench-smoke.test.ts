@@ -37,6 +37,12 @@ const ROWS: Record<string, RegExp[]> = {
     /^ {2}\(inlined config\)\s+\d+ B/m,
     /^ {4}runtime-modules\/\S+\.ts\s+\d+ B/m,
   ],
+  // mainthread (#21): the first-visit profile.
+  "edge-profile": [
+    /^profile, first visit, .*: our script, sampled/m,
+    /^profile, returning visitor: document\.cookie and Web Storage/m,
+    /^ {2}self time, first visit/m,
+  ],
 };
 
 function runSmoke(): Promise<{ code: number | null; stdout: string; stderr: string }> {

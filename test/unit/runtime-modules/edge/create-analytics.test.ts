@@ -536,6 +536,19 @@ describe("consent", () => {
     await expect(view).resolves.toBe(200);
   });
 
+  it("a first visit's consent hash is stored after the queued page view went, not before it (its first storage access blocks: edge-profile, #21)", async () => {
+    const f = fakeEdge({ sdk: "in", storage: {} });
+    const analytics = f.start();
+    const order: string[] = [];
+    const sentBefore = () => f.sent.map((r) => r.action).join(",");
+    const setItem = f.win.localStorage.setItem;
+    f.win.localStorage.setItem = (k: string, v: string) => (k === HASH_KEY && order.push(`hash after ${sentBefore()}`), setItem(k, v));
+    void analytics.pageView({});
+    await settle();
+    expect(order).toEqual(["hash after privacy/set-consent,interact"]);
+    expect(f.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
+  });
+
   it("set-consent is not sent again for the same consent (hash) while the identity and consent cookies exist", async () => {
     const f = fakeEdge({ cookies: returning, storage: { [HASH_KEY]: fnv1a32Hex('{"value":{"general":"in"}}') } });
     void f.start().pageView({});

@@ -445,6 +445,19 @@ describe("the deferred file (issue #21: the first page pays only for the first p
     expect(failed.loads).toHaveLength(1);
     expect(failed.events().map((e) => e.name)).toEqual(["guide"]);
   });
+  it("a returning visitor's stored refusal queues no click: nothing could be sent, and consent given before the page view does not send it", async () => {
+    // SDK consent out from the start (the stored refusal): the click is not queued.
+    const stored = { now: "out" as "out" | "in" };
+    const storedOut = setup("https://bigfuture.kiwi.example/", { sdk: stored });
+    storedOut.click(onPdf);
+    stored.now = "in";
+    storedOut.boot();
+    await flush();
+    expect(storedOut.loads).toHaveLength(1);
+    expect(storedOut.events()).toHaveLength(0);
+    storedOut.click(onPdf);
+    expect(storedOut.events().map((e) => e.name)).toEqual(["guide"]);
+  });
 });
 
 describe("startTracking", () => {
