@@ -24,13 +24,14 @@ export interface DataLayer {
   push(item: Push): void;
 }
 
-/** Each path's parts, split once (issue #21): bounded, since every path read is a data element's or the runtime's own, never the page's. No prototype: a path "constructor" is a path. */
-const parts: Record<string, string[]> = Object.create(null);
+/** Each path's parts, split once (issue #21): bounded, since every path read is a data element's or the runtime's own, never the page's. Only a list counts as cached: a path "constructor" or "__proto__" is a path. */
+const parts: Record<string, string[]> = {};
 
 /** Reads a dotted path ("search.term", "items.0.id") from an object. */
 export function readPath(root: unknown, path: string): unknown {
   let value = root;
-  for (const part of parts[path] || (parts[path] = path.split("."))) {
+  const cached = parts[path];
+  for (const part of Array.isArray(cached) ? cached : (parts[path] = path.split("."))) {
     if (value === null || value === undefined) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
