@@ -4,7 +4,7 @@
  * npm run bench: reproducible measurements, printed as a table and written to
  * bench-results.json. Each case is a function in CASES; later work adds cases.
  *
- *   node scripts/bench.js [case ...] [--runs N] [--smoke] [--list]
+ *   node scripts/bench.js [case ...] [--runs N] [--smoke] [--list] [--profile]
  *
  * --smoke runs every case small (one run, one sample per page, 1,000 pushes,
  * one site's bundles for the build matrix, publish and the production sizes,
@@ -33,14 +33,21 @@ let parsed;
 try {
   parsed = parseArgs({
     args: process.argv.slice(2),
-    options: { runs: { type: "string", default: "3" }, smoke: { type: "boolean", default: false }, list: { type: "boolean", default: false } },
+    options: {
+      runs: { type: "string", default: "3" },
+      smoke: { type: "boolean", default: false },
+      list: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+    },
     allowPositionals: true,
   });
 } catch (error) {
-  console.error(`${error.message}\nusage: node scripts/bench.js [case ...] [--runs N] [--smoke] [--list]`);
+  console.error(`${error.message}\nusage: node scripts/bench.js [case ...] [--runs N] [--smoke] [--list] [--profile]`);
   process.exit(2);
 }
 const SMOKE = parsed.values.smoke;
+/** --profile: the rule-engine case also takes a CPU profile of one more run of its pushes (the timed runs stay without instrumentation). */
+const PROFILE = parsed.values.profile;
 const RUNS = SMOKE ? 1 : Number(parsed.values.runs);
 /** Samples per page and run in the edge case (interleaved); one in a smoke run. */
 const SAMPLES = SMOKE ? 1 : RUNS * 3;
@@ -258,31 +265,49 @@ async function ruleEngine() {
     ],
   });
   const runs = [];
+  /** A fresh bench page, the bundle booted, and a CDP session on it. */
+  const open = async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://${BENCH_HOST}:${server.address().port}/`);
+    const cdp = await page.context().newCDPSession(page);
+    await page.waitForFunction(() => window.sitetags && window.sitetags.site === "benchsite");
+    return { page, cdp };
+  };
+  /** From the first push until the sentinel push after the last one has been processed (its rule logged): milliseconds. */
+  const pushAll = (page) =>
+    page.evaluate(
+      ([n, done]) =>
+        new Promise((resolve) => {
+          const dl = window.kiwiDataLayer;
+          const processed = () => window.sitetags.log.some((e) => e.message === done);
+          const t0 = performance.now();
+          for (let i = 0; i < n; i++) dl.push({ event: "e" + (i % 10), item: { value: i % 13, kind: "k" + (i % 3) } });
+          dl.push({ event: "bench-done" });
+          const check = () => (processed() ? resolve(performance.now() - t0) : setTimeout(check, 0));
+          check();
+        }),
+      [PUSHES, DONE_MESSAGE],
+    );
+  let profile;
   try {
     for (let run = 0; run < RUNS; run++) {
-      const page = await browser.newPage();
-      await page.goto(`http://${BENCH_HOST}:${server.address().port}/`);
-      const cdp = await page.context().newCDPSession(page);
-      await page.waitForFunction(() => window.sitetags && window.sitetags.site === "benchsite");
+      const { page, cdp } = await open();
       await cdp.send("HeapProfiler.collectGarbage");
       const before = (await cdp.send("Runtime.getHeapUsage")).usedSize;
-      // From the first push until the sentinel push after the last one has been processed (its rule logged).
-      const ms = await page.evaluate(
-        ([n, done]) =>
-          new Promise((resolve) => {
-            const dl = window.kiwiDataLayer;
-            const processed = () => window.sitetags.log.some((e) => e.message === done);
-            const t0 = performance.now();
-            for (let i = 0; i < n; i++) dl.push({ event: "e" + (i % 10), item: { value: i % 13, kind: "k" + (i % 3) } });
-            dl.push({ event: "bench-done" });
-            const check = () => (processed() ? resolve(performance.now() - t0) : setTimeout(check, 0));
-            check();
-          }),
-        [PUSHES, DONE_MESSAGE],
-      );
+      const ms = await pushAll(page);
       await cdp.send("HeapProfiler.collectGarbage");
       const after = (await cdp.send("Runtime.getHeapUsage")).usedSize;
       runs.push({ ms, eventsPerSecond: Math.round((PUSHES / ms) * 1000), retainedBytes: after - before });
+      await page.close();
+    }
+    if (PROFILE) {
+      // One more run, sampled by V8's CPU profiler (every 100 µs): where the time goes, not how fast (the profiler slows it).
+      const { page, cdp } = await open();
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+      await cdp.send("Profiler.start");
+      await pushAll(page);
+      profile = selfTimes((await cdp.send("Profiler.stop")).profile, bundle);
       await page.close();
     }
   } finally {
@@ -302,8 +327,48 @@ async function ruleEngine() {
         `target <= 1 MB (issue #21) → ${retained <= 1048576 ? "met" : "MISSED"}`,
       ],
     ],
-    data: { pushes: PUSHES, rules: 50, runs },
+    data: { pushes: PUSHES, rules: 50, runs, ...(profile && { profile }) },
+    after: profile && profileTable(profile),
   };
+}
+
+/**
+ * A CPU profile's self time by function, largest first: each function is the
+ * minified bundle's name (the bundles carry no source map) with its position
+ * and the first characters of its code, enough to find it in the runtime's
+ * sources; the engine's own entries ("(garbage collector)", "(program)") as
+ * they are. Idle time is left out of the total.
+ */
+function selfTimes(profile, bundle) {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const { callFrame: f } = byNode.get(profile.samples[i]);
+    if (f.functionName === "(idle)") continue;
+    const inBundle = f.url.endsWith("/sitetags.min.js");
+    const name = f.functionName || "(anonymous)";
+    const where = f.url ? `${inBundle ? "bundle" : f.url.split("/").pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}` : "";
+    const key = `${name} ${where}`;
+    const entry = self.get(key) ?? { name, where, ms: 0, code: "" };
+    if (inBundle && !entry.code) {
+      const lines = bundle.split("\n");
+      entry.code = (lines[f.lineNumber] ?? "").slice(f.columnNumber, f.columnNumber + 70);
+    }
+    entry.ms += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    self.set(key, entry);
+  }
+  const total = [...self.values()].reduce((a, e) => a + e.ms, 0);
+  return [...self.values()]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 12)
+    .map((e) => ({ ...e, ms: Math.round(e.ms), percent: Math.round((e.ms / total) * 1000) / 10 }));
+}
+
+function profileTable(profile) {
+  return [
+    "CPU profile of one more run (self time, top 12; minified names, their position in the bundle and their code's start):",
+    ...profile.map((e) => `${`${e.percent.toFixed(1)} %`.padStart(7)} ${String(e.ms).padStart(6)} ms  ${e.name.padEnd(20)} ${e.where.padEnd(22)} ${e.code}`),
+  ].join("\n");
 }
 
 /**
@@ -788,12 +853,13 @@ for (const name of names) {
     console.error(`unknown case ${name}; cases: ${Object.keys(CASES).join(", ")}`);
     process.exit(2);
   }
-  const { rows, data } = await CASES[name]();
+  const { rows, data, after } = await CASES[name]();
   results[name] = { commit, node: process.version, cores: cpus().length, ...data };
   const w0 = Math.max(...rows.map((r) => String(r[0]).length));
   const w1 = Math.max(...rows.map((r) => String(r[1]).length));
   console.log(`## ${name}`);
   for (const [a, b, c] of rows) console.log(`${String(a).padEnd(w0)}  ${String(b).padStart(w1)}  ${c}`);
+  if (after) console.log(`\n${after}`);
   console.log("");
 }
 if (SMOKE) {

@@ -13,12 +13,16 @@ export function createMonitor(win: { __sitetagsMonitors?: MonitorListener[] }): 
   // its named-element lookup, which cost a busy data layer more than a rule (issue #21).
   // eslint-disable-next-line no-self-assign -- the assignment is the point: it creates the own property.
   win.__sitetagsMonitors = win.__sitetagsMonitors;
+  const on = () => {
+    const listeners = win.__sitetagsMonitors;
+    return !!listeners && listeners.length > 0;
+  };
   return {
+    on,
     emit(type, detail) {
-      const listeners = win.__sitetagsMonitors;
-      if (!listeners || !listeners.length) return;
+      if (!on()) return;
       const event = { type, t: now(), ...detail };
-      for (const listener of listeners.slice()) {
+      for (const listener of win.__sitetagsMonitors!.slice()) {
         try {
           listener(event);
         } catch (e) {

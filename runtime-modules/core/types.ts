@@ -34,6 +34,8 @@ export interface MonitorEvent {
 
 export interface Monitor {
   emit(type: string, detail?: Record<string, unknown>): void;
+  /** Whether anyone listens now (a caller may skip building its details when not; the rule engine does, issue #21). */
+  on?(): boolean;
 }
 
 export interface TagDecisionReport {

@@ -81,11 +81,14 @@ export function env(c: ConditionOf<"env">, ctx: ConditionContext): boolean {
 export function not(c: ConditionOf<"not">, ctx: ConditionContext): boolean {
   return !evaluate(c.condition, ctx);
 }
+// Loops, not every/some: no closure per evaluation (issue #21).
 export function allOf(c: ConditionOf<"allOf">, ctx: ConditionContext): boolean {
-  return c.conditions.every((x) => evaluate(x, ctx));
+  for (const x of c.conditions) if (!evaluate(x, ctx)) return false;
+  return true;
 }
 export function anyOf(c: ConditionOf<"anyOf">, ctx: ConditionContext): boolean {
-  return c.conditions.some((x) => evaluate(x, ctx));
+  for (const x of c.conditions) if (evaluate(x, ctx)) return true;
+  return false;
 }
 
 /** With a numeric comparison or an integer check, the string tests apply only when given. */

@@ -186,7 +186,12 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return shapeValue(value, def, deps.lists);
   }
 
-  /** Each text's pieces, split once at its first use (issue #21): text, token name, text, ..., text. */
+  /**
+   * Each text's pieces, split once at its first use (issue #21): text, token
+   * name, text, ..., text. Never emptied, and bounded all the same: the only
+   * texts resolved are the config's (actions' values, constant elements), never
+   * a value read from the page, and only those with a "%" are kept.
+   */
   const pieces: Record<string, string[]> = {};
 
   function resolveAt(text: string, depth: number, push: unknown): string {
@@ -202,29 +207,30 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return out;
   }
 
+  function resolveDeepAt<T>(value: T, push: unknown): T {
+    if (typeof value === "string") return resolveAt(value, 0, push) as T;
+    if (Array.isArray(value)) return value.map((item) => resolveDeepAt(item, push)) as T;
+    if (value && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) out[key] = resolveDeepAt((value as Record<string, unknown>)[key], push);
+      return out as T;
+    }
+    return value;
+  }
+
+  const newPageView = () => void (pageView = {});
+  const release = () => void (held = undefined);
+  const hold = () => ((held = {}), release);
+
+  // A scope per push (issue #21): only what reads the push is made afresh, three closures.
   function scoped(push: unknown): DataElements {
-    const resolveDeep = <T>(value: T): T => {
-      if (typeof value === "string") return resolveAt(value, 0, push) as T;
-      if (Array.isArray(value)) return value.map(resolveDeep) as T;
-      if (value && typeof value === "object") {
-        const out: Record<string, unknown> = {};
-        for (const key of Object.keys(value)) out[key] = resolveDeep((value as Record<string, unknown>)[key]);
-        return out as T;
-      }
-      return value;
-    };
     return {
       get: (name) => getAt(name, 0, push),
       forPush: scoped,
       resolve: (text) => resolveAt(text, 0, push),
-      resolveDeep,
-      newPageView() {
-        pageView = {};
-      },
-      hold() {
-        held = {};
-        return () => (held = undefined);
-      },
+      resolveDeep: (value) => resolveDeepAt(value, push),
+      newPageView,
+      hold,
     };
   }
 

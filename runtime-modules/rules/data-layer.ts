@@ -24,10 +24,14 @@ export interface DataLayer {
   push(item: Push): void;
 }
 
+/** Each path's parts, split once (issue #21): bounded, since every path read is a data element's or the runtime's own, never the page's. Only a list counts as cached: a path "constructor" or "__proto__" is a path. */
+const parts: Record<string, string[]> = {};
+
 /** Reads a dotted path ("search.term", "items.0.id") from an object. */
 export function readPath(root: unknown, path: string): unknown {
   let value = root;
-  for (const part of path.split(".")) {
+  const cached = parts[path];
+  for (const part of Array.isArray(cached) ? cached : (parts[path] = path.split("."))) {
     if (value === null || value === undefined) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
@@ -80,7 +84,8 @@ export function createDataLayer(
       log.warn(DATA_LAYER_INVALID_PUSH, { push: errorText(e) });
       return;
     }
-    monitor.emit("dataLayer", { event, push: item });
+    // Its detail built only for a listener (no garbage per push otherwise).
+    if (!monitor.on || monitor.on()) monitor.emit("dataLayer", { event, push: item });
     for (const listener of listeners) {
       try {
         listener(item, event);

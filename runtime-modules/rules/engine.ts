@@ -60,15 +60,21 @@ export function eventKey(event: RuleEvent): string | undefined {
  */
 export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
   const sorted = rules.map((rule, index) => ({ rule, index })).sort((a, b) => a.rule.order - b.rule.order || a.index - b.index);
-  const index: Record<string, Rule[]> = {};
+  // By type, then key: a firing looks its rules up without building a key string (a push's event name is looked up as it is).
+  const index: Record<string, Record<string, Rule[]>> = {};
   for (const { rule } of sorted) {
     for (const event of rule.events) {
-      const key = event.type + "\u0000" + (eventKey(event) ?? "");
-      const list = index[key] || (index[key] = []);
+      const byKey = index[event.type] || (index[event.type] = {});
+      const key = eventKey(event) ?? "";
+      const list = byKey[key] || (byKey[key] = []);
       if (list.indexOf(rule) < 0) list.push(rule);
     }
   }
   const { log, monitor } = deps;
+  // Whether the monitor has listeners: the busy path's rule events are only built for them (no garbage per rule otherwise).
+  const watched = monitor.on || (() => true);
+  // The context of a push's conditions: one object, its dataElement the push's (set around each firing), not a copy per push.
+  const pushConditions: ConditionContext = { ...deps.conditions };
 
   /** Resolves to the step's value, or TIMED_OUT after `ms`. Rejects when the step fails. */
   function withTimeout(value: PromiseLike<unknown>, ms: number): Promise<unknown> {
@@ -88,32 +94,35 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
     monitor.emit("rule", detail);
   }
 
+  /**
+   * Conditions are synchronous, and timed together: two clock readings per
+   * rule, not one per condition (issue #21). When they ran past the limit (a
+   * runaway regular expression, a slow page getter), the rule counts as
+   * failed at the condition evaluation stopped at (the one that failed, else
+   * the last): no single condition can have run longer than all of them.
+   */
   function conditionsPass(rule: Rule, event: string, conditions: ConditionContext): boolean {
+    const list = rule.conditions;
+    if (!list.length) return true;
+    const started = deps.now();
+    let i = 0;
+    try {
+      while (i < list.length && evaluate(list[i], conditions)) i++;
+    } catch (e) {
+      log.error(RULE_CONDITION_FAILED, { rule: rule.id, condition: i, error: errorText(e) });
+      report(rule, { event, state: "failed", condition: i });
+      return false;
+    }
     const limit = rule.conditionTimeout ?? deps.timeout;
-    // One clock reading per condition: the end of one is the start of the next.
-    let started = rule.conditions.length ? deps.now() : 0;
-    for (let i = 0; i < rule.conditions.length; i++) {
-      let passed: boolean;
-      try {
-        passed = evaluate(rule.conditions[i], conditions);
-        // Conditions are synchronous: one that ran past its limit (a runaway
-        // regular expression, a slow page getter) counts as failed.
-        const ended = deps.now();
-        if (ended - started > limit) {
-          log.error(STEP_TIMEOUT, { rule: rule.id, condition: i, timeout: limit });
-          report(rule, { event, state: "timed out", condition: i });
-          return false;
-        }
-        started = ended;
-      } catch (e) {
-        log.error(RULE_CONDITION_FAILED, { rule: rule.id, condition: i, error: errorText(e) });
-        report(rule, { event, state: "failed", condition: i });
-        return false;
-      }
-      if (!passed) {
-        report(rule, { event, state: "skipped", condition: i });
-        return false;
-      }
+    if (deps.now() - started > limit) {
+      const condition = Math.min(i, list.length - 1);
+      log.error(STEP_TIMEOUT, { rule: rule.id, condition, timeout: limit });
+      report(rule, { event, state: "timed out", condition });
+      return false;
+    }
+    if (i < list.length) {
+      if (watched()) report(rule, { event, state: "skipped", condition: i });
+      return false;
     }
     return true;
   }
@@ -137,7 +146,7 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
         continue;
       }
       if (!isThenable(result)) {
-        report(rule, { event, action: i, actionType: action.type, outcome: "done" });
+        if (watched()) report(rule, { event, action: i, actionType: action.type, outcome: "done" });
         continue;
       }
       const settled = withTimeout(result, timeout).then(
@@ -171,9 +180,10 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
 
   function run(rule: Rule, type: string, detail: TriggerDetail, dataElements: DataElements, conditions: ConditionContext): void {
     try {
-      report(rule, { event: type, state: "triggered" });
+      const w = watched();
+      if (w) report(rule, { event: type, state: "triggered" });
       if (!conditionsPass(rule, type, conditions)) return;
-      report(rule, { event: type, state: "fired" });
+      if (w) report(rule, { event: type, state: "fired" });
       runActions(rule, 0, { ...deps.actions, dataElements, element: detail.element, rule: rule.id, log }, type);
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });
@@ -182,18 +192,23 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
 
   return {
     fire(type, detail = {}) {
-      const rulesForEvent = index[type + "\u0000" + (detail.key ?? "")];
+      const byKey = index[type];
+      const rulesForEvent = byKey && byKey[detail.key ?? ""];
       if (!rulesForEvent) return;
       // A push's own fields (push: data elements) for its rules' conditions and actions, whenever the actions run:
       // one scope per push, shared by the rules it triggers (it holds nothing but the push).
       const pushed = type === "dataLayerPush" || type === "dataOnly";
       const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
-      const conditions = pushed ? { ...deps.conditions, dataElement: dataElements.get } : deps.conditions;
+      const conditions = pushed ? pushConditions : deps.conditions;
+      // A push fired from another push's rules (not from the data layer, which queues it) gets the outer one's back after.
+      const outer = pushConditions.dataElement;
+      if (pushed) pushConditions.dataElement = dataElements.get;
       // The push's elements read once for all its rules while they run here (an action waiting for later reads afresh).
       const release = pushed && dataElements.hold ? dataElements.hold() : undefined;
       try {
         for (const rule of rulesForEvent) run(rule, type, detail, dataElements, conditions);
       } finally {
+        pushConditions.dataElement = outer;
         if (release) release();
       }
     },

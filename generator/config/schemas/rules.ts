@@ -272,7 +272,7 @@ export const RuleSchema = z
     events: z.array(RuleEventSchema).min(1),
     conditions: z.array(RuleConditionSchema).default([]).describe("All must pass."),
     actions: z.array(RuleActionSchema).min(1),
-    conditionTimeout: z.number().int().min(100).max(60000).optional().describe("Per-condition timeout (default timing.ruleTimeout)."),
+    conditionTimeout: z.number().int().min(100).max(60000).optional().describe("All conditions' timeout (default timing.ruleTimeout)."),
   })
   .describe("A tracking rule: events, conditions, actions.");
 export type Rule = z.output<typeof RuleSchema>;

@@ -355,3 +355,19 @@ describe("conditions", () => {
     expect(with_({ integer: true, equals: 6 }, "n")).toBe(false);
   });
 });
+
+describe("readPath (issue #21: each path split once)", () => {
+  it("reads the same path twice alike, and paths named like Object's own properties are paths, not the cache's", () => {
+    const root = { a: { b: 1 }, constructor: { x: 2 }, hasOwnProperty: 3, length: 4, ["__proto__"]: 5 };
+    Object.defineProperty(root, "__proto__", { value: { y: 6 }, enumerable: true });
+    for (let i = 0; i < 2; i++) {
+      expect(readPath(root, "a.b")).toBe(1);
+      expect(readPath(root, "constructor.x")).toBe(2);
+      expect(readPath(root, "constructor")).toEqual({ x: 2 });
+      expect(readPath(root, "hasOwnProperty")).toBe(3);
+      expect(readPath(root, "length")).toBe(4);
+      expect(readPath(root, "__proto__.y")).toBe(6);
+      expect(readPath(root, "a.missing.deeper")).toBeUndefined();
+    }
+  });
+});

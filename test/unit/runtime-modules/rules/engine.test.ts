@@ -196,6 +196,58 @@ describe("wait-before-next and timeouts", () => {
     expect(calls).toEqual([]);
   });
 
+  // The rule engine times a rule's conditions together (two clock readings per rule, issue #21): a rule whose
+  // conditions ran past the limit counts as failed at the condition its evaluation stopped at.
+  it('"timeout error when a condition or action exceeds its limit": a condition past 2000 ms fails its rule, which does not fire; other rules go on', () => {
+    // A data element whose read takes 2001 ms of the (faked) clock; another that takes 1999 ms.
+    const state = {
+      get slow() {
+        vi.setSystemTime(Date.now() + 2001);
+        return "x";
+      },
+      get almost() {
+        vi.setSystemTime(Date.now() + 1999);
+        return "x";
+      },
+      kind: "k1",
+    };
+    const { engine, calls, logs, events } = setup(
+      [
+        rule({ id: "ok", order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k1" }], actions: [push("ok")] }),
+        rule({
+          id: "slow-last",
+          order: 5,
+          conditions: [
+            { type: "dataElement", name: "kind", equals: "k1" },
+            { type: "dataElement", name: "slow", exists: true },
+          ],
+          actions: [push("slow-last")],
+        }),
+        rule({
+          id: "slow-then-failed",
+          order: 10,
+          conditions: [
+            { type: "dataElement", name: "slow", exists: true },
+            { type: "dataElement", name: "kind", equals: "k2" },
+          ],
+          actions: [push("slow-then-failed")],
+        }),
+        rule({ id: "within", order: 50, conditions: [{ type: "dataElement", name: "almost", exists: true }], actions: [push("within")] }),
+      ],
+      { state, elements: { slow: { dataLayer: "slow", storage: "none" }, almost: { dataLayer: "almost", storage: "none" }, kind: { dataLayer: "kind" } } },
+    );
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"ok"}', 'push:{"tag":"within"}']);
+    const timeouts = logs.filter((l) => l.message === STEP_TIMEOUT);
+    expect(timeouts).toEqual([
+      { level: "error", message: STEP_TIMEOUT, data: { rule: "slow-last", condition: 1, timeout: 2000 } },
+      { level: "error", message: STEP_TIMEOUT, data: { rule: "slow-then-failed", condition: 1, timeout: 2000 } },
+    ]);
+    expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "slow-last", state: "timed out", condition: 1 }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "slow-then-failed", state: "timed out", condition: 1 }));
+    expect(events.filter((e) => e.state === "fired").map((e) => e.rule)).toEqual(["ok", "within"]);
+  });
+
   it("an action's own timeout replaces the default (the spec's 10000 ms for the ambassador script)", async () => {
     const { engine, logs } = setup([rule({ id: "amb", actions: [{ type: "command", module: "chat", name: "open", timeout: 10000, waitBeforeNext: true }] })], {
       command: () => new Promise(() => {}),
