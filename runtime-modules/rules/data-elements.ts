@@ -111,6 +111,8 @@ export function shapeValue(
 }
 
 export function createDataElements(defs: Record<string, DataElement>, deps: DataElementDeps): DataElements {
+  // Own entries only: a `%constructor%` or an element named `toString` is no Object.prototype member.
+  defs = Object.assign(Object.create(null), defs);
   let pageView: Record<string, unknown> = {};
 
   function read(def: DataElement, depth: number, push: unknown): unknown {
@@ -220,7 +222,7 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
 
   const newPageView = () => void (pageView = {});
   const release = () => void (held = undefined);
-  const hold = () => ((held = {}), release);
+  const hold = () => ((held = Object.create(null)), release);
 
   // A scope per push (issue #21): only what reads the push is made afresh, three closures.
   function scoped(push: unknown): DataElements {

@@ -6,6 +6,7 @@ export interface Match {
   exists?: boolean;
 }
 
+/** Compiled patterns, by "#" and their source: no key is an Object.prototype member (a pattern `constructor`). */
 const compiled: Record<string, RegExp> = {};
 
 export function matchValue(value: unknown, m: Match): boolean {
@@ -14,6 +15,6 @@ export function matchValue(value: unknown, m: Match): boolean {
   const text = present ? String(value) : "";
   if (m.equals !== undefined && text !== String(m.equals)) return false;
   if (m.startsWith !== undefined && !text.startsWith(m.startsWith)) return false;
-  if (m.matches !== undefined && !(compiled[m.matches] || (compiled[m.matches] = new RegExp(m.matches))).test(text)) return false;
+  if (m.matches !== undefined && !(compiled["#" + m.matches] || (compiled["#" + m.matches] = new RegExp(m.matches))).test(text)) return false;
   return m.exists !== undefined || m.equals !== undefined || m.startsWith !== undefined || m.matches !== undefined ? true : present;
 }

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { DataElementSchema } from "../../../../generator/config/schemas/rules.js";
 import { createDataElements, lists, MAX_DEPTH } from "../../../../runtime-modules/rules/data-elements";
 import { createDataLayer, readPath } from "../../../../runtime-modules/rules/data-layer";
+import { matchValue } from "../../../../runtime-modules/rules/match";
 import { evaluate, type ConditionContext } from "../../../../runtime-modules/rules/conditions";
-import { DATA_ELEMENT_CIRCULAR } from "../../../../runtime-modules/core/messages";
+import { DATA_ELEMENT_CIRCULAR, DATA_ELEMENT_UNKNOWN } from "../../../../runtime-modules/core/messages";
 import { allRuleFeatures } from "../../../../runtime-modules/rules/features";
 
 function memoryStorage(): Storage {
@@ -369,5 +370,29 @@ describe("readPath (issue #21: each path split once)", () => {
       expect(readPath(root, "__proto__.y")).toBe(6);
       expect(readPath(root, "a.missing.deeper")).toBeUndefined();
     }
+  });
+});
+
+describe("names like Object's own properties", () => {
+  it('"references to other data elements as %name% tokens": %toString% with no such element stays as written; an element named constructor reads its own source; asking for valueOf warns it is unknown', () => {
+    const { de, logs } = elements({ constructor: { query: "c" }, site: { provided: "site" } }, { query: "c=7" });
+    expect(de.resolve("%toString%/%hasOwnProperty%/%site%")).toBe("%toString%/%hasOwnProperty%/scores");
+    expect(de.get("constructor")).toBe("7");
+    expect(de.get("valueOf")).toBeUndefined();
+    // Only the element asked for by name that does not exist is reported.
+    expect(logs.map((l) => [l.message, l.data])).toEqual([[DATA_ELEMENT_UNKNOWN, { name: "valueOf" }]]);
+  });
+
+  it("a data-layer element named constructor, held for a push's rules, is read from the data layer, not from the held table's prototype", () => {
+    const { de } = elements({ constructor: { dataLayer: "k" } }, { state: { k: "v" } });
+    const release = de.hold!();
+    expect(de.get("constructor")).toBe("v");
+    release();
+  });
+
+  it("a condition's pattern named like an Object member is compiled, not found in the pattern cache", () => {
+    expect(matchValue("constructor", { matches: "constructor" })).toBe(true);
+    expect(matchValue("x", { matches: "toString" })).toBe(false);
+    expect(matchValue("toString", { matches: "^toString$" })).toBe(true);
   });
 });
