@@ -95,8 +95,8 @@ export function createStaging(): Staging {
   };
 }
 
-/** Stages the manifest after the staged bundles, commits, then prunes against `previous`. */
-export async function commitDist(staging: Staging, outDir: string, manifest: Manifest, previous: Manifest): Promise<void> {
+/** Stages the manifest after the staged bundles, commits, then prunes against `previous` (`committed`: called between the two, for the build's profile). */
+export async function commitDist(staging: Staging, outDir: string, manifest: Manifest, previous: Manifest, committed?: () => void): Promise<void> {
   try {
     await staging.stage(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (err) {
@@ -104,6 +104,7 @@ export async function commitDist(staging: Staging, outDir: string, manifest: Man
     throw err;
   }
   await staging.commit();
+  committed?.();
   await prune(outDir, manifest, previous);
 }
 
