@@ -18,7 +18,7 @@ import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
 import { join } from "node:path";
-import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
+import { coreOf, inputsHashOf, MODULE_NAMES, piecesOf, rememberCores, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 import { stampInputsKey, writeStamp } from "./stamp.js";
@@ -109,14 +109,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
-  const { catalogue, inputsHashes } = await loadCatalogueCached({
+  const { catalogue, inputsHashes, cores } = await loadCatalogueCached({
     sitesDir,
     moduleNames: MODULE_NAMES,
     cacheDir,
     generatorHash: runtimeHash,
     inputsHashOf: (bundle) => inputsHashOf(runtimeHash, bundle),
+    coreOf,
     root,
   });
+  // A cached bundle's core is known without reading its config (config/cached-load.ts).
+  rememberCores(cores);
   result.catalogue = catalogue;
   phase("config");
   if (catalogue.diagnostics.some((d) => d.severity === "error")) return done({ ...result, diagnostics: catalogue.diagnostics });
