@@ -16,13 +16,13 @@ process.stdout.on("error", (err) => {
 });
 // A build with nothing changed since the last one prints its stamped result without loading the generator (generator/cli/replay.ts).
 const { replayBuild } = await import(new URL("../build/generator/cli/replay.js", import.meta.url).href);
-const replayed = await replayBuild(process.argv.slice(2)).catch(() => undefined);
+const replayed = await replayBuild(process.argv.slice(2), undefined, true).catch(() => undefined);
 const { main } = replayed === undefined ? await import(entry.href) : { main: async () => replayed };
 // Exit explicitly (a failed TypeScript compile can leave the compiler's file
 // watchers open), but only once stdout and stderr are flushed: a pipe whose
 // reader is slower than us (`sitetags build --json | jq`) takes 64 KB at a
 // time, and exiting earlier would cut the JSON short.
-const code = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2), undefined, true);
 const flushed = (stream) => new Promise((resolve) => (stream.writableLength === 0 ? resolve() : stream.write("", resolve)));
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);

@@ -77,7 +77,17 @@ function build(bin, sites, out, cache) {
   const peak = Number(m?.[1] ?? NaN);
   const cpu = Number(m?.[2] ?? NaN);
   const parsed = JSON.parse(r.stdout);
-  return { ms, cpuMs: cpu / 1000, peak, built: parsed.built, reused: parsed.reused, bundles: parsed.bundles.length, phases: parsed.phases ?? {} };
+  return {
+    ms,
+    cpuMs: cpu / 1000,
+    peak,
+    built: parsed.built,
+    reused: parsed.reused,
+    bundles: parsed.bundles.length,
+    phases: parsed.phases ?? {},
+    phaseCpu: parsed.cpuMs ?? {},
+    phasePeaks: parsed.peaks ?? {},
+  };
 }
 
 /** Cold, warm and one-site builds of a generated catalogue of `count` sites, `runs` times. */
@@ -106,8 +116,8 @@ function measure(root, count, runs) {
       rows.cpu.warm.push(warm.cpuMs);
       rows.cpu.oneSite.push(one.cpuMs);
       rows.peak.push(Math.max(cold.peak, warm.peak, one.peak));
-      rows.phases.cold.push(cold.phases);
-      rows.phases.oneSite.push(one.phases);
+      rows.phases.cold.push(cold);
+      rows.phases.oneSite.push(one);
     } finally {
       for (const d of [sites, out, cache]) rmSync(d, { recursive: true, force: true });
     }
@@ -119,8 +129,20 @@ const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const range = (xs) => `${s(Math.min(...xs))}–${s(Math.max(...xs))}`;
 const cpu = (xs) => `cpu ${s(median(xs))}`;
-/** The build's own phases (its --json "phases", ms; the process start and the CLI's output outside them), median of each over the runs. */
-const phases = (runs) => [...new Set(runs.flatMap((r) => Object.keys(r)))].map((name) => `${name} ${s(median(runs.map((r) => r[name] ?? 0)))}`).join(", ");
+/**
+ * The build's profile (its --json "phases", "cpuMs" and "peaks"; SITETAGS_PROFILE=1 prints the same on stderr): per phase, in order, the
+ * median over the runs of its wall time, its CPU time and the process's peak resident memory at its end. "load" is the CLI's loading from
+ * the process's start; "bundles:link", ":compress" and ":stage" are summed over the bundles in flight together (wall, no CPU or peak).
+ */
+const phases = (runs) =>
+  [...new Set(runs.flatMap((r) => Object.keys(r.phases)))]
+    .map((name) => {
+      const cpuMs = runs.map((r) => r.phaseCpu[name]).filter((x) => x !== undefined);
+      const peak = runs.map((r) => r.phasePeaks[name]).filter((x) => x !== undefined);
+      const extra = [cpuMs.length ? `cpu ${s(median(cpuMs))}` : "", peak.length ? `peak ${median(peak)} MB` : ""].filter(Boolean).join(", ");
+      return `${name} ${s(median(runs.map((r) => r.phases[name] ?? 0)))}${extra ? ` (${extra})` : ""}`;
+    })
+    .join("; ");
 
 /** The case: `sites` generated sites (600; a smoke run passes fewer) against the shipped catalogue. */
 export async function scaleBench({ root, runs, sites = 600 }) {

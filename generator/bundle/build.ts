@@ -18,7 +18,7 @@ import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
 import { join } from "node:path";
-import { inputsHashOf, MODULE_NAMES, piecesOf, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
+import { coreOf, inputsHashOf, MODULE_NAMES, piecesOf, rememberCores, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 import { stampInputsKey, writeStamp } from "./stamp.js";
@@ -55,8 +55,12 @@ export interface BuildResult {
   timeMs: number;
   manifest?: Manifest;
   catalogue?: Catalogue;
-  /** Milliseconds spent in each phase (for the benchmark). */
+  /** Milliseconds spent in each phase, in order (for the benchmark's profile; README "Where a build's time goes"). */
   phases: Record<string, number>;
+  /** The process's peak resident memory (MB) at the end of each phase of `phases`. */
+  peaks?: Record<string, number>;
+  /** CPU time (user + system, every thread of the process) spent in each phase of `phases`, ms. */
+  cpuMs?: Record<string, number>;
 }
 
 export { defaultPaths } from "./paths.js";
@@ -71,13 +75,20 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const cacheDir = options.cacheDir ?? defaults.cacheDir;
   const root = options.root ?? packageRoot();
   const phases: Record<string, number> = {};
+  const peaks: Record<string, number> = {};
+  const cpuMs: Record<string, number> = {};
   let mark = started;
+  let cpuMark = process.cpuUsage();
   const phase = (name: string) => {
     const now = performance.now();
+    const cpu = process.cpuUsage();
     phases[name] = Math.round(now - mark);
+    cpuMs[name] = Math.round((cpu.user - cpuMark.user + cpu.system - cpuMark.system) / 1000);
+    peaks[name] = Math.round(process.resourceUsage().maxRSS / 1024);
     mark = now;
+    cpuMark = cpu;
   };
-  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, piecesCompiled: 0, timeMs: 0, phases };
+  const result: BuildResult = { ok: false, exitCode: 1, diagnostics: [], bundles: [], built: 0, reused: 0, piecesCompiled: 0, timeMs: 0, phases, peaks, cpuMs };
   // Warnings of the configuration go with every result; they fail nothing.
   let warnings: Diagnostic[] = [];
   const done = (r: BuildResult) => ({
@@ -98,14 +109,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
-  const { catalogue, inputsHashes } = await loadCatalogueCached({
+  const { catalogue, inputsHashes, cores } = await loadCatalogueCached({
     sitesDir,
     moduleNames: MODULE_NAMES,
     cacheDir,
     generatorHash: runtimeHash,
     inputsHashOf: (bundle) => inputsHashOf(runtimeHash, bundle),
+    coreOf,
     root,
   });
+  // A cached bundle's core is known without reading its config (config/cached-load.ts).
+  rememberCores(cores);
   result.catalogue = catalogue;
   phase("config");
   if (catalogue.diagnostics.some((d) => d.severity === "error")) return done({ ...result, diagnostics: catalogue.diagnostics });
@@ -130,6 +144,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const total = plan.toBuild.length + missing.size;
   let progress = 0;
   const tick = (label: string) => options.onProgress?.({ done: Math.min(total, ++progress), total, label });
+  phase("plan");
 
   // 3-4. Entries and pieces: from the cache, or compiled.
   if (missing.size) {
@@ -157,30 +172,38 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
           stageError ??= err as Error;
         }
       };
-  const { outputs, diagnostics } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit);
+  const { outputs, diagnostics, spent } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit);
   reports.push(...outputs.map((o) => o.report));
   if (diagnostics.length) {
     await staging.abort();
     return done({ ...result, exitCode: 3, diagnostics, bundles: reports });
   }
   phase("bundles");
+  // Where the bundles' wall time went, summed over the bundles in flight together (so more than the phase's wall time): linking, compressing, staging.
+  for (const [name, ms] of Object.entries(spent)) phases[`bundles:${name}`] = Math.round(ms);
 
   // Write: bundles first (new names), then the manifest, then prune.
   const entries = reports.map(({ status: _s, budgetGzipBytes: _b, moduleBytes: _m, moduleSources: _ms, ...entry }) => entry);
   const { manifest, kept } = nextManifest({ catalogue, previous, entries, selected, selection: options, runtimeHash });
-  if (!options.dryRun && (outputs.length || stableStringify(manifest) !== stableStringify(previous))) {
+  const changed = outputs.length > 0 || stableStringify(manifest) !== stableStringify(previous);
+  phase("manifest");
+  if (!options.dryRun && changed) {
     try {
       if (stageError) throw stageError;
-      await commitDist(staging, outDir, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous);
+      await commitDist(staging, outDir, manifest, options.shard ? { bundles: previous.bundles.filter((b) => kept.has(`${b.site}/${b.env}`)) } : previous, () =>
+        phase("commit"),
+      );
     } catch (err) {
       await staging.abort();
       return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.writeFailed((err as Error).message)] });
     }
+    phase("prune");
   }
   await writeModuleBytes(cacheDir, knownBytes, reports, manifest);
   reports.sort(byBundle);
+  phase("module-bytes");
   // What a rebuild with nothing changed would give, for the CLI to print without building (stamp.ts).
   if (stampInputs !== undefined) await writeStamp(stampInput, { diagnostics: warnings.length ? sortDiagnostics(warnings) : [], bundles: reports }, stampInputs);
-  phase("write");
+  phase("stamp");
   return done({ ...result, ok: true, exitCode: 0, bundles: reports, built: outputs.length, reused: reports.length - outputs.length, manifest });
 }

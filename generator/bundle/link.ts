@@ -164,17 +164,23 @@ export async function linkBundles(
   onBundle: (label: string) => void,
   cacheDir?: string,
   emit?: (report: BundleReport, code: Buffer, deferredCode?: string) => Promise<void>,
-): Promise<{ outputs: Array<{ report: BundleReport }>; diagnostics: Diagnostic[] }> {
+): Promise<{ outputs: Array<{ report: BundleReport }>; diagnostics: Diagnostic[]; spent: { link: number; compress: number; stage: number } }> {
+  // Milliseconds per step, summed over the bundles (the build's profile).
+  const spent = { link: 0, compress: 0, stage: 0 };
   const deferred = deferredFile(set);
   const deferredSizes =
     deferred && (cacheDir === undefined ? await measureSizes(deferred.code) : await cachedSizes(cacheDir, deferred.code, () => measureSizes(deferred.code)));
   const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
+    let t = performance.now();
     const { code, moduleBytes } = linkBundle(set, bundle);
+    spent.link += performance.now() - t;
+    t = performance.now();
     const measure = async () => {
       const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
       return { gzipBytes, brotliBytes };
     };
     const { gzipBytes, brotliBytes } = cacheDir === undefined ? await measure() : await cachedSizes(cacheDir, code, measure);
+    spent.compress += performance.now() - t;
     const hash = sha256(code).slice(0, 10);
     const dir = `${bundle.env}/${bundle.site}`;
     const report: BundleReport = {
@@ -196,9 +202,11 @@ export async function linkBundles(
     if (deferred && deferredSizes)
       report.deferred = { file: `${dir}/${deferred.name}`, bytes: Buffer.byteLength(deferred.code), ...deferredSizes, integrity: deferred.integrity };
     const diagnostics = [...checkBundle(code, report, bundle), ...(deferred ? checkForbidden(deferred.code, dir) : [])];
+    t = performance.now();
     if (!diagnostics.length) await emit?.(report, Buffer.from(code), deferred?.code);
+    spent.stage += performance.now() - t;
     onBundle(dir);
     return { report, diagnostics };
   });
-  return { outputs: outputs.map(({ report }) => ({ report })), diagnostics: outputs.flatMap((o) => o.diagnostics) };
+  return { outputs: outputs.map(({ report }) => ({ report })), diagnostics: outputs.flatMap((o) => o.diagnostics), spent };
 }

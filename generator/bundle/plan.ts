@@ -39,9 +39,17 @@ export function shapeKeyOf(runtimeHash: string, bundle: ResolvedBundle): string 
   return sha256(`${runtimeHash}\0${bundle.modules.join(",")}\0${hasDevChecks(bundle) ? "dev" : "prod"}`).slice(0, 16);
 }
 
+/** Cores known without reading the bundle's config: the config cache's (rememberCores). */
+const knownCores = new WeakMap<object, string>();
+
+/** Records the cores the config cache kept with its bundles, so that coreOf need not read a reused bundle's config (config/cached-load.ts). */
+export function rememberCores(cores: ReadonlyMap<ResolvedBundle, string>): void {
+  for (const [bundle, core] of cores) knownCores.set(bundle, core);
+}
+
 /** The core piece a bundle is linked from: "core.KEY", one per feature set of rule conditions, actions and event sources (features.ts). */
 export function coreOf(bundle: Pick<ResolvedBundle, "config">): string {
-  return `core.${featureKeyOf(featureSetOf(bundle.config))}`;
+  return knownCores.get(bundle) ?? `core.${featureKeyOf(featureSetOf(bundle.config))}`;
 }
 
 /** Whether a piece name is a core (coreOf). */

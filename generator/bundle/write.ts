@@ -95,8 +95,8 @@ export function createStaging(): Staging {
   };
 }
 
-/** Stages the manifest after the staged bundles, commits, then prunes against `previous`. */
-export async function commitDist(staging: Staging, outDir: string, manifest: Manifest, previous: Manifest): Promise<void> {
+/** Stages the manifest after the staged bundles, commits, then prunes against `previous` (`committed`: called between the two, for the build's profile). */
+export async function commitDist(staging: Staging, outDir: string, manifest: Manifest, previous: Manifest, committed?: () => void): Promise<void> {
   try {
     await staging.stage(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (err) {
@@ -104,6 +104,7 @@ export async function commitDist(staging: Staging, outDir: string, manifest: Man
     throw err;
   }
   await staging.commit();
+  committed?.();
   await prune(outDir, manifest, previous);
 }
 
@@ -133,10 +134,20 @@ async function allSettledOrThrow(promises: Array<Promise<unknown>>): Promise<voi
   if (failed) throw failed.reason;
 }
 
-/** Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. */
+/**
+ * Removes hashed files no manifest entry names, and bundles of sites that left the catalogue. Only the folders whose entry changed are read
+ * (issue #21: at 600 sites, reading all 2,280 folders was half a second of a one-site rebuild): a folder whose entry names the same files as
+ * the previous manifest's was pruned by the build that wrote that entry.
+ */
 async function prune(outDir: string, manifest: Manifest, previous: Manifest) {
   const keep = new Set(manifest.bundles.flatMap((b) => [b.file, b.alias, ...(b.deferred ? [b.deferred.file] : [])]));
-  const dirs = new Set([...manifest.bundles, ...previous.bundles].map((b) => `${b.env}/${b.site}`));
+  const filesOf = (b: Manifest["bundles"][number]) => `${b.file}\0${b.alias}\0${b.deferred?.file ?? ""}`;
+  const before = new Map(previous.bundles.map((b) => [`${b.env}/${b.site}`, filesOf(b)]));
+  const now = new Set(manifest.bundles.map((b) => `${b.env}/${b.site}`));
+  const dirs = new Set([
+    ...manifest.bundles.filter((b) => before.get(`${b.env}/${b.site}`) !== filesOf(b)).map((b) => `${b.env}/${b.site}`),
+    ...[...before.keys()].filter((dir) => !now.has(dir)),
+  ]);
   for (const dir of dirs) {
     let names: string[];
     try {

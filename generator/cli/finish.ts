@@ -40,7 +40,41 @@ export function displayDir(cwd: string, dir: string): string {
   return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? dir : rel;
 }
 
+/** Where the process stood when main was called: the CLI's loading, the build profile's first phase. */
+export interface Loaded {
+  ms: number;
+  cpuMs: number;
+  peakMB: number;
+}
+
+export function loadedSoFar(): Loaded {
+  const cpu = process.cpuUsage();
+  return { ms: Math.round(performance.now()), cpuMs: Math.round((cpu.user + cpu.system) / 1000), peakMB: Math.round(process.resourceUsage().maxRSS / 1024) };
+}
+
+/** The build's profile with the CLI's loading as its first phase. */
+export function withLoad(result: BuildResult, loaded: Loaded): BuildResult {
+  return {
+    ...result,
+    phases: { load: loaded.ms, ...result.phases },
+    cpuMs: { load: loaded.cpuMs, ...result.cpuMs },
+    peaks: { load: loaded.peakMB, ...result.peaks },
+  };
+}
+
+/** SITETAGS_PROFILE=1: the build's phases on stderr, one a line (wall ms, CPU ms, peak resident MB at its end). */
+function printProfile(io: CliIo, result: BuildResult) {
+  const rows = Object.entries(result.phases).map(([name, ms]) => [
+    name,
+    `${ms} ms`,
+    result.cpuMs?.[name] === undefined ? "" : `cpu ${result.cpuMs[name]} ms`,
+    result.peaks?.[name] === undefined ? "" : `peak ${result.peaks[name]} MB`,
+  ]);
+  io.stderr(`sitetags profile (${result.timeMs} ms in build):\n${rows.map((r) => `  ${r.filter(Boolean).join("  ")}\n`).join("")}`);
+}
+
 export function finishBuild(io: CliIo, result: BuildResult, json: boolean, outDir: string): number {
+  if (process.env.SITETAGS_PROFILE === "1") printProfile(io, result);
   if (json) {
     io.stdout(
       `${JSON.stringify(
@@ -50,6 +84,8 @@ export function finishBuild(io: CliIo, result: BuildResult, json: boolean, outDi
           reused: result.reused,
           timeMs: result.timeMs,
           phases: result.phases,
+          ...(result.cpuMs ? { cpuMs: result.cpuMs } : {}),
+          ...(result.peaks ? { peaks: result.peaks } : {}),
           bundles: result.bundles.map(({ moduleSources: _s, ...b }) => b),
           diagnostics: result.diagnostics.map(toJson),
         },

@@ -13,7 +13,7 @@ import { defaultPaths } from "../bundle/paths.js";
 import { MODULE_NAMES } from "../config/module-names.js";
 import { toJson } from "../diagnostics/diagnostic.js";
 import { table, formatBytes } from "./format.js";
-import { defaultIo, displayDir, errorsIn, finishBuild, reportDiagnostics, type CliIo } from "./finish.js";
+import { defaultIo, displayDir, errorsIn, finishBuild, loadedSoFar, reportDiagnostics, withLoad, type CliIo } from "./finish.js";
 import { isPublishCommand, PUBLISH_USAGE, PublishUsageError, runPublishCommand } from "./publish-commands.js";
 
 const USAGE = `Usage: sitetags <command> [options]
@@ -52,7 +52,9 @@ function parseShard(value: string | undefined) {
   return { index, count };
 }
 
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+/** `own`: main is the process's command (bin/sitetags.js), so the time since the process started is the CLI's loading. */
+export async function main(argv: string[], io: CliIo = defaultIo(), own = false): Promise<number> {
+  const loaded = own ? loadedSoFar() : undefined;
   let parsed;
   try {
     parsed = parseArgs({
@@ -117,7 +119,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
           onProgress: progress.update,
         });
         progress.end();
-        return finishBuild(io, result, json, displayDir(io.cwd, outDir));
+        return finishBuild(io, loaded ? withLoad(result, loaded) : result, json, displayDir(io.cwd, outDir));
       }
       case "validate": {
         onlyOptionsOfBuild(command, rest, values);

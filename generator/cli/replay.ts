@@ -13,9 +13,11 @@ import { defaultPaths, packageRoot } from "../bundle/paths.js";
 import { readStamp } from "../bundle/stamp.js";
 import type { BuildResult } from "../bundle/build.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { defaultIo, displayDir, finishBuild, type CliIo } from "./finish.js";
+import { defaultIo, displayDir, finishBuild, loadedSoFar, withLoad, type CliIo } from "./finish.js";
 
-export async function replayBuild(argv: string[], io: CliIo = defaultIo()): Promise<number | undefined> {
+/** `own`: called by bin/sitetags.js as the process's command (the profile's first phase is then the CLI's loading). */
+export async function replayBuild(argv: string[], io: CliIo = defaultIo(), own = false): Promise<number | undefined> {
+  const loaded = own ? loadedSoFar() : undefined;
   const started = performance.now();
   let values;
   try {
@@ -64,5 +66,5 @@ export async function replayBuild(argv: string[], io: CliIo = defaultIo()): Prom
     manifest: stamped.manifest,
     phases: { stamp: timeMs },
   };
-  return finishBuild(io, result, values.json, displayDir(io.cwd, outDir));
+  return finishBuild(io, loaded ? withLoad(result, loaded) : result, values.json, displayDir(io.cwd, outDir));
 }

@@ -12,6 +12,15 @@
  * the module names and where the files are shown from. A change to any of
  * them is another key: a miss.
  *
+ * A hit reads only the catalogue index (`CACHE/config/KEY.index.json`, KEY
+ * the key of _org.yaml's entry): per site file, its code, environments and
+ * hosts and, per bundle, all but its config (its core piece instead). The
+ * full entry (the checked model, each bundle's config) is read when
+ * something asks for it: the bundles that are built, not the ones reused
+ * (issue #21: at 600 sites, parsing the 600 full entries, 33 MB of JSON, was
+ * half of a one-site rebuild). A file the index lacks is read whole as
+ * before.
+ *
  * Only the files that miss go through loadCatalogue (with _org.yaml); the
  * checks across files (each code once, each host once, host patterns) run
  * again over every site's cached codes and hosts. Whenever anything is not
@@ -23,13 +32,13 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
 import { ORG_FILE, type Catalogue, type LoadOptions, type ResolvedBundle, type SiteModel } from "./catalogue.js";
 import type { OrgFile } from "./schema.js";
 
 /** Bumped when the shape of a cache entry changes. */
-const FORMAT = "1";
+const FORMAT = "2";
 /** Packages whose behaviour decides a file's outcome besides our sources (parsing, schemas, selector and ReDoS checks). */
 const PACKAGES = ["yaml", "zod", "css-what", "recheck"];
 
@@ -37,6 +46,18 @@ interface SiteEntry {
   site: SiteModel;
   bundles: Array<ResolvedBundle & { inputsHash: string }>;
 }
+
+/** A site file's line in the catalogue index: its entry without the site's data and the bundles' configs, each bundle with its core piece. */
+interface IndexEntry {
+  code: string;
+  file: string;
+  envs: SiteModel["envs"];
+  hosts: SiteModel["data"]["hosts"];
+  bundles: Array<Omit<ResolvedBundle, "config"> & { inputsHash: string; core: string }>;
+}
+
+/** The catalogue index: each site file's IndexEntry by the name of its full entry. */
+type CatalogueIndex = Record<string, IndexEntry>;
 
 export interface CachedLoadOptions extends LoadOptions {
   cacheDir: string;
@@ -46,6 +67,8 @@ export interface CachedLoadOptions extends LoadOptions {
   inputsHashOf: (bundle: ResolvedBundle) => string;
   /** The package root, for the packages' versions. */
   root: string;
+  /** Each bundle's core piece (plan.ts coreOf), kept in the index so that a reused bundle's config need not be read. */
+  coreOf: (bundle: ResolvedBundle) => string;
 }
 
 export interface CachedLoad {
@@ -56,6 +79,8 @@ export interface CachedLoad {
   parsed: number;
   /** Each bundle's inputsHash, when it came from the cache. */
   inputsHashes: Map<ResolvedBundle, string>;
+  /** Each bundle's core piece, when it came from the cache. */
+  cores: Map<ResolvedBundle, string>;
 }
 
 const sha256 = (...parts: Array<string | Uint8Array>) => {
@@ -83,14 +108,14 @@ function decode(bytes: Uint8Array): string | undefined {
 }
 
 /** Whether the catalogue's codes and hosts clash across files (each code once, each host once, no host below another site's pattern). */
-function clashAcrossFiles(sites: readonly SiteModel[]): boolean {
+function clashAcrossFiles(sites: ReadonlyArray<Pick<IndexEntry, "code" | "envs" | "hosts">>): boolean {
   const codes = new Set<string>();
   const hostOwner = new Map<string, string>();
   for (const site of sites) {
     if (codes.has(site.code)) return true;
     codes.add(site.code);
     for (const env of site.envs)
-      for (const host of site.data.hosts[env] ?? []) {
+      for (const host of site.hosts[env] ?? []) {
         const owner = hostOwner.get(host);
         if (owner !== undefined) return true;
         hostOwner.set(host, site.code);
@@ -111,7 +136,7 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   const full = async (): Promise<CachedLoad> => {
     const { loadCatalogue } = await import("./load.js");
     const catalogue = await loadCatalogue(options);
-    return { catalogue, hits: 0, parsed: catalogue.files.filter((f) => f.file !== ORG_FILE).length, inputsHashes: new Map() };
+    return { catalogue, hits: 0, parsed: catalogue.files.filter((f) => f.file !== ORG_FILE).length, inputsHashes: new Map(), cores: new Map() };
   };
 
   let names: string[];
@@ -131,12 +156,19 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   const common = sha256(FORMAT, options.generatorHash, packageVersions(options.root), options.moduleNames.join(","), display(ORG_FILE), read[orgIndex]!);
   const keyOf = (i: number) => sha256(common, display(names[i]), read[i]!);
   const siteIndexes = names.flatMap((n, i) => (n.startsWith("_") ? [] : [i]));
-  const entryFile = (key: string) => join(dir, `${key.slice(0, 32)}.json`);
+  const entryName = (key: string) => `${key.slice(0, 32)}.json`;
+  const entryFile = (key: string) => join(dir, entryName(key));
+  const indexFile = join(dir, `${common.slice(0, 32)}.index.json`);
 
-  const [org, ...cached] = await Promise.all([
-    cachedJson<{ org: OrgFile }>(entryFile(common)),
-    ...siteIndexes.map((i) => cachedJson<SiteEntry>(entryFile(keyOf(i)))),
-  ]);
+  const [org, index] = await Promise.all([cachedJson<{ org: OrgFile }>(entryFile(common)), cachedJson<CatalogueIndex>(indexFile)]);
+  // A hit: the file's line of the index (its full entry read only when asked for), else its full entry.
+  const cached: Array<IndexEntry | SiteEntry | undefined> = await Promise.all(
+    siteIndexes.map((i) => {
+      const name = entryName(keyOf(i));
+      const line = index?.[name];
+      return line && existsSync(join(dir, name)) ? line : cachedJson<SiteEntry>(join(dir, name));
+    }),
+  );
   const missed = siteIndexes.filter((_, j) => !cached[j]);
   let catalogue: Catalogue;
   if (!org || missed.length === siteIndexes.length) {
@@ -156,34 +188,71 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
     const bundles = catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) }));
     fresh.set(site.file, { site, bundles });
   }
-  const entries: SiteEntry[] = [];
+  const lines: IndexEntry[] = [];
+  const sites: SiteModel[] = [];
+  const inputsHashes = new Map<ResolvedBundle, string>();
+  const cores = new Map<ResolvedBundle, string>();
+  const bundles: ResolvedBundle[] = [];
   const writes: Array<Promise<void>> = [];
+  let indexStale = !index || Object.keys(index).length !== siteIndexes.length;
   if (!org) writes.push(writeAtomic(entryFile(common), JSON.stringify({ org: catalogue.org })));
   for (const [j, i] of siteIndexes.entries()) {
-    const entry = cached[j] ?? fresh.get(display(names[i]));
+    const hit = cached[j];
+    const entry = hit && "site" in hit ? hit : hit ? undefined : fresh.get(display(names[i]));
     // A missed file that yielded no site (none should, without a diagnostic): load it all as before.
-    if (!entry) return full();
-    entries.push(entry);
-    if (!cached[j]) writes.push(writeAtomic(entryFile(keyOf(i)), JSON.stringify(entry)));
-  }
-  if (clashAcrossFiles(entries.map((e) => e.site))) return full();
-  // A cache that cannot be written is only slower next time.
-  await Promise.all(writes.map((w) => w.catch(() => undefined)));
-  if (writes.length) await prune(dir, new Set([common, ...siteIndexes.map(keyOf)].map((k) => `${k.slice(0, 32)}.json`)));
-
-  const inputsHashes = new Map<ResolvedBundle, string>();
-  const bundles: ResolvedBundle[] = [];
-  for (const entry of entries)
-    for (const { inputsHash, ...bundle } of entry.bundles) {
-      inputsHashes.set(bundle, inputsHash);
+    if (!hit && !entry) return full();
+    if (!hit) writes.push(writeAtomic(entryFile(keyOf(i)), JSON.stringify(entry)));
+    const line = entry ? indexLineOf(entry, options.coreOf) : (hit as IndexEntry);
+    if (entry) indexStale = true;
+    lines.push(line);
+    // (A rest pattern would read every property: the lazy bundles come without their inputsHash.)
+    const { site, siteBundles } = entry
+      ? { site: entry.site, siteBundles: entry.bundles.map(({ inputsHash: _h, ...bundle }) => bundle) }
+      : lazySite(line, entryFile(keyOf(i)));
+    sites.push(site);
+    for (const [b, bundle] of siteBundles.entries()) {
+      inputsHashes.set(bundle, line.bundles[b].inputsHash);
+      cores.set(bundle, line.bundles[b].core);
       bundles.push(bundle);
     }
+  }
+  if (clashAcrossFiles(lines)) return full();
+  if (indexStale) writes.push(writeAtomic(indexFile, JSON.stringify(Object.fromEntries(siteIndexes.map((i, j) => [entryName(keyOf(i)), lines[j]])))));
+  // A cache that cannot be written is only slower next time.
+  await Promise.all(writes.map((w) => w.catch(() => undefined)));
+  if (writes.length) await prune(dir, new Set([...[common, ...siteIndexes.map(keyOf)].map(entryName), basename(indexFile)]));
+
   return {
-    catalogue: { sitesDir, org: catalogue.org, sites: entries.map((e) => e.site), bundles, diagnostics: [], files },
+    catalogue: { sitesDir, org: catalogue.org, sites, bundles, diagnostics: [], files },
     hits: siteIndexes.length - missed.length,
     parsed: missed.length,
     inputsHashes,
+    cores,
   };
+}
+
+/** A site file's line of the catalogue index. */
+function indexLineOf(entry: SiteEntry, coreOf: (bundle: ResolvedBundle) => string): IndexEntry {
+  const { code, file, envs, data } = entry.site;
+  return { code, file, envs, hosts: data.hosts, bundles: entry.bundles.map(({ config: _c, ...rest }, b) => ({ ...rest, core: coreOf(entry.bundles[b]) })) };
+}
+
+/**
+ * A site and its bundles from the index line, their `data` and `config` read from the full entry (`file`) on first use: the same objects
+ * (same keys, in the same order) as the entry's, for whoever reads them.
+ */
+function lazySite(line: IndexEntry, file: string): { site: SiteModel; siteBundles: ResolvedBundle[] } {
+  let whole: SiteEntry | undefined;
+  const entry = () => (whole ??= JSON.parse(readFileSync(file, "utf8")) as SiteEntry);
+  const site = { code: line.code, file: line.file } as SiteModel;
+  Object.defineProperty(site, "data", { enumerable: true, configurable: true, get: () => entry().site.data });
+  site.envs = line.envs;
+  const siteBundles = line.bundles.map(({ core: _core, inputsHash: _h, site: code, env, ...rest }, b) => {
+    const bundle = { site: code, env } as ResolvedBundle;
+    Object.defineProperty(bundle, "config", { enumerable: true, configurable: true, get: () => entry().bundles[b].config });
+    return Object.assign(bundle, rest);
+  });
+  return { site, siteBundles };
 }
 
 /** Removes the entries of files and inputs that are gone, so the cache does not grow with every edit. */

@@ -14,8 +14,6 @@ import { diagnosticAtOffset, offsetOf, type YamlSource } from "./yaml-source.js"
 
 type Issue = z.core.$ZodIssue;
 
-export { editDistance, nearest } from "./nearest.js";
-
 type Def = {
   type: string;
   innerType?: z.ZodType;

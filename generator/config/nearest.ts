@@ -1,4 +1,7 @@
-/** "Did you mean": the nearest of a few names to a word (no zod, so the build's plan can suggest without loading the schemas). */
+/**
+ * "Did you mean": the nearest of a few names to a word. No zod here, so the
+ * build's plan can suggest without loading the schemas.
+ */
 
 /** Levenshtein distance, for "did you mean". */
 export function editDistance(a: string, b: string): number {

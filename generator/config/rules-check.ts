@@ -11,7 +11,8 @@ import type { ModuleName, Settings } from "./schema.js";
 import { CORE_PROVIDED_VALUES, TOKEN, type RuleCondition } from "./schemas/rules.js";
 // Each module's commands and provided values: its manifest (runtime-modules/modules/NAME/module.ts).
 import { registry } from "../../runtime-modules/registry.js";
-import { nearest, type SourcePicker } from "./issues.js";
+import { type SourcePicker } from "./issues.js";
+import { nearest } from "./nearest.js";
 import { diagnosticAtOffset, offsetOf } from "./yaml-source.js";
 
 type Path = PropertyKey[];

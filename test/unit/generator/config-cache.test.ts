@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { MODULE_NAMES } from "../../../generator/bundle/build.js";
 import { computeRuntimeHash } from "../../../generator/bundle/hash.js";
-import { inputsHashOf } from "../../../generator/bundle/plan.js";
+import { coreOf, inputsHashOf } from "../../../generator/bundle/plan.js";
 import { loadCatalogueCached } from "../../../generator/config/cached-load.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
 import { copyCatalogue, REPO, tempDir } from "../../helpers/fs.js";
@@ -24,6 +24,7 @@ function load(sitesDir: string, cacheDir: string, generatorHash = GENERATOR) {
     moduleNames: MODULE_NAMES,
     generatorHash,
     inputsHashOf: (b) => inputsHashOf(generatorHash, b),
+    coreOf,
     root: REPO,
   });
 }
@@ -47,6 +48,9 @@ describe("the config cache", () => {
     const warm = await load(sites, cache);
     expect(warm).toMatchObject({ hits: siteFiles(sites), parsed: 0 });
     expect(warm.inputsHashes.size).toBe(warm.catalogue.bundles.length);
+    // The index keeps each bundle's core, so a reused bundle's config need not be read; it is the core its config gives.
+    expect(warm.cores.size).toBe(warm.catalogue.bundles.length);
+    for (const b of warm.catalogue.bundles) expect(warm.cores.get(b)).toBe(coreOf({ config: b.config }));
     await expectSameAsYaml(sites, warm);
   });
 
@@ -74,8 +78,8 @@ describe("the config cache", () => {
     expect(afterOrg).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
     await expectSameAsYaml(sites, afterOrg);
     expect(await load(sites, cache, `${GENERATOR}-changed`)).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
-    // The entries of inputs that are gone are pruned: one per site file and one for the organisation file remain.
-    expect(readdirSync(join(cache, "config")).length).toBe(siteFiles(sites) + 1);
+    // The entries of inputs that are gone are pruned: one per site file, one for the organisation file and the catalogue index remain.
+    expect(readdirSync(join(cache, "config")).length).toBe(siteFiles(sites) + 2);
   });
 
   it("a file with a problem, or a clash across files, gives loadCatalogue's diagnostics, whatever the cache holds", async () => {

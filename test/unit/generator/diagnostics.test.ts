@@ -85,7 +85,7 @@ describe("the one registry of diagnostics", () => {
 
 describe('unknown keys: "with the nearest valid key suggested"', () => {
   it("the closest key by edit distance; else the one key sharing the longest prefix of 4 or more (the contract's own typo, sampel)", async () => {
-    const { nearest } = await import("../../../generator/config/issues.js");
+    const { nearest } = await import("../../../generator/config/nearest.js");
     const settings = ["timing", "sampling", "consent", "identity", "analyticsRules", "exclusions", "pageNames", "analytics", "budget", "modules"];
     expect(nearest("samplng", settings)).toBe("sampling");
     expect(nearest("sampel", settings)).toBe("sampling");
