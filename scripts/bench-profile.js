@@ -21,6 +21,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchPipe } from "./cdp-pipe.js";
+import { answerEdge, benchChromiumArgs, FIRST_VISIT_PAGE, visitorCookies as benchVisitorCookies } from "./bench-page.js";
 
 const tmp = (p) => mkdtempSync(join(tmpdir(), `sitetags-bench-${p}-`));
 const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1] : 0);
@@ -182,11 +183,7 @@ export async function profileBench({ root, loads = 5, smoke = false }) {
   const server = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
     const host = (req.headers.host || "").split(":")[0];
     const path = (req.url || "/").split("?")[0];
-    if (host === edgeDomain) {
-      const cors = { "access-control-allow-origin": req.headers.origin || "*", "access-control-allow-credentials": "true" };
-      if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "access-control-allow-headers": "content-type" }).end();
-      return req.on("data", () => {}).on("end", () => res.writeHead(200, { ...cors, "content-type": "application/json" }).end('{"handle":[]}'));
-    }
+    if (host === edgeDomain) return answerEdge(req, res, path, orgId);
     if (path === "/ours.js") return res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
     // The deferred file (and anything else the bundle names beside itself).
     if (path.endsWith(".js")) {
@@ -198,36 +195,13 @@ export async function profileBench({ root, loads = 5, smoke = false }) {
       }
       return res.writeHead(200, { "content-type": "text/javascript" }).end(file);
     }
-    if (path === "/first")
-      return res
-        .writeHead(200, { "content-type": "text/html" })
-        .end('<!doctype html><title>bench</title><script>window.OnetrustActiveGroups=",C0001,C0002,C0003,C0004,";</script><script src="/ours.js"></script>');
+    if (path === "/first") return res.writeHead(200, { "content-type": "text/html" }).end(FIRST_VISIT_PAGE);
     if (path === "/") return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>bench</title><script src="/ours.js"></script>');
     res.writeHead(404).end("");
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const org = orgId.replace("@", "_");
-  const visitorCookies = [
-    {
-      name: `kndctr_${org}_identity`,
-      value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA",
-      domain: ".kiwi.example",
-      path: "/",
-      secure: true,
-      sameSite: "None",
-    },
-    { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
-  ];
-  const pipe = launchPipe("/usr/bin/chromium", [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--ignore-certificate-errors",
-    `--host-resolver-rules=MAP *.example 127.0.0.1:${server.address().port}`,
-  ]);
+  const visitorCookies = benchVisitorCookies(orgId);
+  const pipe = launchPipe("/usr/bin/chromium", benchChromiumArgs(server.address().port));
   const scenarios = { first: { path: "/first", cookies: [], runs: [] }, returning: { path: "/", cookies: visitorCookies, runs: [] } };
   try {
     if (!smoke) await tracedLoad(pipe, "https://bigfuture.kiwi.example/", visitorCookies, 200); // warm-up

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
+import { answerEdge, benchChromiumArgs, FIRST_VISIT_PAGE, visitorCookies as benchVisitorCookies } from "./bench-page.js";
 import { publishBench } from "./publish-bench.js";
 import { scaleBench } from "./bench-scale.js";
 import { sizeBench } from "./bench-size.js";
@@ -504,26 +505,13 @@ client.pageView({});`,
   const server = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
     const host = (req.headers.host || "").split(":")[0];
     const path = (req.url || "/").split("?")[0];
-    if (host === edgeDomain) {
-      const cors = { "access-control-allow-origin": req.headers.origin || "*", "access-control-allow-credentials": "true" };
-      if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "access-control-allow-headers": "content-type" }).end();
-      // A set-consent answer stores the consent cookie, as the edge does (state:store): alloy waits for that cookie before its queued page view.
-      const answer = path.includes("/privacy/set-consent")
-        ? JSON.stringify({
-            handle: [{ type: "state:store", payload: [{ key: `kndctr_${orgId.replace("@", "_")}_consent`, value: "general=in", maxAge: 15552000 }] }],
-          })
-        : '{"handle":[]}';
-      return req.on("data", () => {}).on("end", () => res.writeHead(200, { ...cors, "content-type": "application/json" }).end(answer));
-    }
+    if (host === edgeDomain) return answerEdge(req, res, path, orgId);
     if (host === "bigfuture.kiwi.example" && path.endsWith(".js") && scripts[path.slice(1, -3)])
       return res.writeHead(200, { "content-type": "text/javascript" }).end(scripts[path.slice(1, -3)]);
     if (host === "bigfuture.kiwi.example" && path === "/")
       return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>bench</title><script src="/ours.js"></script>');
-    // A first visit with consent given: the banner's active groups on the page (as its stub sets them), no cookies.
-    if (host === "bigfuture.kiwi.example" && path === "/first")
-      return res
-        .writeHead(200, { "content-type": "text/html" })
-        .end('<!doctype html><title>bench</title><script>window.OnetrustActiveGroups=",C0001,C0002,C0003,C0004,";</script><script src="/ours.js"></script>');
+    // A first visit with consent given (FIRST_VISIT_PAGE).
+    if (host === "bigfuture.kiwi.example" && path === "/first") return res.writeHead(200, { "content-type": "text/html" }).end(FIRST_VISIT_PAGE);
     if (host === "bigfuture.kiwi.example" && path === "/alloy-lean-first-sync")
       return res.writeHead(200, { "content-type": "text/html" }).end(alloyPage("alloy-lean", "pending", true));
     if (host === "bigfuture.kiwi.example" && path === "/alloy-lean-first")
@@ -537,30 +525,9 @@ client.pageView({});`,
     res.writeHead(404, { "content-type": "text/plain" }).end("");
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const chromiumArgs = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--ignore-certificate-errors",
-    `--host-resolver-rules=MAP *.example 127.0.0.1:${server.address().port}`,
-  ];
+  const chromiumArgs = benchChromiumArgs(server.address().port);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
-  const org = orgId.replace("@", "_");
-  // A returning visitor who consented: identity and consent cookies, so no set-consent and no identity wait.
-  const visitorCookies = [
-    {
-      name: `kndctr_${org}_identity`,
-      value: "CiYxMjM0NTY3ODkwMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3OA",
-      domain: ".kiwi.example",
-      path: "/",
-      secure: true,
-      sameSite: "None",
-    },
-    { name: `kndctr_${org}_consent`, value: "general=in", domain: ".kiwi.example", path: "/", secure: true, sameSite: "None" },
-  ];
+  const visitorCookies = benchVisitorCookies(orgId);
   const measure = async (path, cookies = visitorCookies) => {
     const context = await browser.newContext();
     if (cookies.length) await context.addCookies(cookies);
