@@ -5,17 +5,11 @@
  * and the mock edge's answer.
  */
 
-/** The developers' guide's Chromium flags, the bench's certificate accepted, every fictional host mapped to the bench's server. */
-export const benchChromiumArgs = (port) => [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--ignore-certificate-errors",
-  `--host-resolver-rules=MAP *.example 127.0.0.1:${port}`,
-];
+/** The developers' guide's Chromium flags, which every bench browser starts with. */
+export const GUIDE_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+/** The guide's flags, the bench's certificate accepted, every fictional host mapped to the bench's server. */
+export const benchChromiumArgs = (port) => [...GUIDE_FLAGS, "--ignore-certificate-errors", `--host-resolver-rules=MAP *.example 127.0.0.1:${port}`];
 
 /** A returning visitor who consented: identity and consent cookies, so no set-consent and no identity wait. */
 export const visitorCookies = (orgId) => {

@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { launchPipe, scriptTime } from "./cdp-pipe.js";
-import { answerEdge, benchChromiumArgs, FIRST_VISIT_PAGE, visitorCookies as benchVisitorCookies } from "./bench-page.js";
+import { answerEdge, benchChromiumArgs, FIRST_VISIT_PAGE, GUIDE_FLAGS, visitorCookies as benchVisitorCookies } from "./bench-page.js";
 import { publishBench } from "./publish-bench.js";
 import { scaleBench } from "./bench-scale.js";
 import { sizeBench } from "./bench-size.js";
@@ -254,12 +254,7 @@ async function ruleEngine() {
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
+      ...GUIDE_FLAGS,
       "--js-flags=--expose-gc",
       // The production bundle runs on its own host only: that name is this server.
       `--host-resolver-rules=MAP ${BENCH_HOST} 127.0.0.1`,
