@@ -55,6 +55,10 @@ function entry(s: string): string {
 
 /** The first tracking code in the address, by parameter priority: [parameter, code], or undefined. */
 export function trackingCode(url: string, params: readonly string[]): [string, string] | undefined {
+  // No query before the fragment: no parameter, and no URL to parse on a page load (issue #21).
+  const query = url.indexOf("?");
+  const hash = url.indexOf("#");
+  if (query < 0 || (hash >= 0 && hash < query)) return undefined;
   let q: URLSearchParams;
   try {
     q = new URL(url).searchParams;

@@ -14,7 +14,8 @@ export const DEBUG_COOKIE_SECONDS = 31536000;
  * undefined: leave the cookie alone).
  */
 export function debugSwitch(search: string, stored: string | null | undefined): { on: boolean; store?: string | null } {
-  const param = new URLSearchParams(search).get(DEBUG_PARAM);
+  // No query ("" or "?"): no parameter, and no URLSearchParams to build on a page load (issue #21).
+  const param = search.length > 1 ? new URLSearchParams(search).get(DEBUG_PARAM) : null;
   if (param === "1") return { on: true, store: "1" };
   if (param === "0") return { on: false, store: null };
   return { on: stored === "1" };

@@ -33,6 +33,10 @@ describe("traffic source: this page view's touch", () => {
     expect(trackingCode(PAGE + "?s_kwcid=AL!1!3&sfmc_cid=em-9", rules.trackingParams)).toEqual(["sfmc_cid", "em-9"]);
     expect(trackingCode(PAGE + "?excmpid=%20", rules.trackingParams)).toBeUndefined();
     expect(trackingCode("not a url", rules.trackingParams)).toBeUndefined();
+    // Only the query counts: none, or one after the fragment, holds no tracking code.
+    expect(trackingCode(PAGE, rules.trackingParams)).toBeUndefined();
+    expect(trackingCode(PAGE + "#?excmpid=sm-1", rules.trackingParams)).toBeUndefined();
+    expect(trackingCode(PAGE + "?excmpid=sm-1#?excmpid=sm-2", rules.trackingParams)).toEqual(["excmpid", "sm-1"]);
   });
   it("a campaign code gives its channel by prefix", () => {
     expect(touch(PAGE + "?excmpid=mtg-college-fair-2025")).toEqual({ channel: "Offline Marketing", campaign: "mtg-college-fair-2025" });

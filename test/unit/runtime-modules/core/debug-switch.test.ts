@@ -15,6 +15,9 @@ describe("debugSwitch", () => {
   it('it is on when the debug cookie is "1"', () => {
     expect(debugSwitch("", "1")).toEqual({ on: true });
     expect(debugSwitch("", "true")).toEqual({ on: false });
+    // An empty query ("?") holds no parameter either.
+    expect(debugSwitch("?", "1")).toEqual({ on: true });
+    expect(debugSwitch("?", null)).toEqual({ on: false });
   });
   it("other parameter values leave the stored switch alone", () => {
     expect(debugSwitch("?sitetags-debug=yes", "1")).toEqual({ on: true });
