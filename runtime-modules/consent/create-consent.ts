@@ -253,13 +253,20 @@ export function createConsent(deps: ConsentDeps): Consent {
         return;
       }
       if (plan.action !== "load") return;
-      deps.loadScript(plan.src, { id: "sitetags-consent-banner", attributes: plan.attributes }).then(
-        () => dispatch({ type: "banner-loaded" }),
-        (e) => {
-          log.error(SCRIPT_EMBEDDING_FAILED, { tag: "consent-banner", error: errorText(e) });
-          dispatch({ type: "banner-failed", reason: "error" });
-        },
-      );
+      const failed = (e: unknown) => {
+        log.error(SCRIPT_EMBEDDING_FAILED, { tag: "consent-banner", error: errorText(e) });
+        dispatch({ type: "banner-failed", reason: "error" });
+      };
+      // The banner's script element a task later: its insertion (milliseconds of main thread) no longer delays the
+      // set-consent request of a first visit nor a returning visitor's page view, which leave in this task and its
+      // microtasks (edge-profile, issue #21). The groups and the banner's callbacks are read and hooked above, now.
+      win.setTimeout(() => {
+        try {
+          deps.loadScript(plan.src, { id: "sitetags-consent-banner", attributes: plan.attributes }).then(() => dispatch({ type: "banner-loaded" }), failed);
+        } catch (e) {
+          failed(e);
+        }
+      }, 0);
       // "Startup waits at most 4500 ms for … consent, then goes on."
       win.setTimeout(() => {
         if (state.groups === null && state.banner !== "closed") {
