@@ -12,6 +12,8 @@ export interface ConsentSync {
   leave(): void;
   /** Listens to consent changes and sends the current one. */
   start(): void;
+  /** The page is hidden or left: the answered consent's hash is stored now (the only storage a first visit needs). */
+  hidden(): void;
 }
 
 /**
@@ -32,6 +34,23 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
   let again = false;
   let sent: SdkConsent = "pending";
   let pendingLogged = false;
+  const key = hashPrefix + "Adobe.1.0";
+  /**
+   * The hash of the last consent the edge answered, not yet in storage: written when the page is hidden or left
+   * (hidden()), or at once on a hidden page. A first visit's first localStorage access blocks the main thread for
+   * milliseconds (edge-profile, issue #21); the hash is only read by a later page, so this page need not pay it.
+   */
+  let unstored: string | undefined;
+
+  function store(): void {
+    const hash = unstored;
+    unstored = undefined;
+    try {
+      if (hash) ctx.storage()?.setItem(key, hash);
+    } catch (e) {
+      // Storage full or blocked: the consent is sent again next time.
+    }
+  }
 
   /**
    * SDK consent: the consent machine's; while it is pending and the banner has
@@ -85,38 +104,26 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
     if (consent === "pending" || consent === sent) return release();
     sent = consent;
     const value = { general: consent };
-    const key = hashPrefix + "Adobe.1.0";
     const hash = fnv1a32Hex(JSON.stringify({ value }));
     // A hash only stands while both cookies exist: without them (a first visit) storage is not touched (issue #21).
     const c = ctx.readJar();
     const stands = c[identity] && c[consentCookie];
-    if (stands && ctx.storage()?.getItem(key) === hash) return release();
+    if (stands && (unstored || ctx.storage()?.getItem(key)) === hash) return release();
     busy = true;
     dispatch({
       action: "privacy/set-consent",
       payload: { consent: [{ standard: "Adobe", version: "1.0", value }] },
       created: Date.now(),
       done(status) {
-        const store = () => {
-          try {
-            if (status) ctx.storage()?.setItem(key, hash);
-          } catch (e) {
-            // Storage full or blocked: the consent is sent again next time.
-          }
-        };
+        if (status) unstored = hash;
+        if (ctx.hidden) store();
         busy = false;
         if (again) {
           again = false;
-          store();
           return changed();
         }
         // A task later: a page being unloaded aborts the request, and its pagehide handler must see the queue first.
-        // The hash after the queued events went: a first visit's first storage access blocks for milliseconds, and the page
-        // view waits behind this answer (edge-profile, #21).
-        ctx.win.setTimeout(() => {
-          release();
-          store();
-        }, 0);
+        ctx.win.setTimeout(release, 0);
       },
     });
   }
@@ -137,5 +144,6 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
       ctx.consent.onChange(changed);
       changed();
     },
+    hidden: store,
   };
 }

@@ -66,6 +66,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       identityGate.release();
     }
     retries.flush();
+    consent.hidden();
   });
 
   /** Runs the page's onBeforeEventSend hook; false when it cancels (or throws). Empty xdm/data are dropped. */

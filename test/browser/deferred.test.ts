@@ -163,7 +163,7 @@ describe("the deferred file: the first page pays only for the first page", () =>
     expect(tab.pageErrors).toEqual([]);
   });
 
-  it("a first visit on the shipped prod/go (personalisation, storage on) touches no localStorage before its page view: the set-consent hash is written after it (mainthread, #21)", async () => {
+  it("a first visit on the shipped prod/go (personalisation, storage on) touches no localStorage before its page view: the set-consent hash is written when the page is hidden or left, none while shown (mainthread, #21)", async () => {
     expect(go.config.analytics.personalization).toEqual({ decisionScopes: ["capture_ddl"], storage: true });
     // Every localStorage access (the getter opens the storage area: the blocking part) and call, by key, in order, with the edge requests.
     const RECORD_STORAGE = `(() => {
@@ -192,10 +192,13 @@ describe("the deferred file: the first page pays only for the first page", () =>
     );
     expect(seen).toContain("edge interact");
     expect(before.filter((x) => x.startsWith("getItem") || x.startsWith("removeItem"))).toEqual([]);
-    // No touch at all: the set-consent answer's hash (alloy keeps one too) is written once the page view went, and
-    // personalisation waits for a shown proposition.
+    // No touch at all: the set-consent answer's hash (alloy keeps one too) is written when the page is hidden or left
+    // (docs/edge.md), and personalisation waits for a shown proposition.
     expect(before.filter((x) => x !== "edge set-consent")).toEqual([]);
-    expect(seen.slice(before.length)).toEqual(expect.arrayContaining(["localStorage", expect.stringMatching(/^setItem com\.adobe\.alloy\..*consentHashes/)]));
+    expect(seen.slice(before.length).filter((x) => /consentHashes/.test(x))).toEqual([]);
+    await tab.page.evaluate(() => window.dispatchEvent(new Event("pagehide")));
+    const left = await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage);
+    expect(left.slice(seen.length)).toEqual(expect.arrayContaining(["localStorage", expect.stringMatching(/^setItem com\.adobe\.alloy\..*consentHashes/)]));
     expect(tab.pageErrors).toEqual([]);
   });
 });

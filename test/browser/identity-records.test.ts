@@ -166,14 +166,16 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
     });
   });
 
-  it("an anonymous visitor: \"Not-logged-in users are labelled 'Not Logged In'\" and nothing of an identity is sent; a first visit touches no storage but the consent hash written after the set-consent answer (issue #21)", async () => {
+  it("an anonymous visitor: \"Not-logged-in users are labelled 'Not Logged In'\" and nothing of an identity is sent; a first visit touches no storage while shown, the set-consent answer's hash is written when it is left (issue #21)", async () => {
     const tab = await open("https://bigfuture.kiwi.example/", undefined, [COUNT_STORAGE]);
     const view = await pageView();
     expect(h.web.find({ kind: "credentials" })).toEqual([]);
     expect(view.xdm.identityMap).toBeUndefined();
     expect(identityVariables(view)).toEqual({ eVar200: "Not Logged In", eVar201: "Never Logged In" });
-    // No login record without a sign-in cookie or the record's cookie; no tag status, no consent hash, no debug switch in storage.
-    // The one access: the consent hash, written after the set-consent answer (docs/edge.md), as alloy keeps it.
+    // No login record without a sign-in cookie or the record's cookie; no tag status, no debug switch in storage; the
+    // set-consent answer's hash (as alloy keeps it) waits for the page to be hidden or left (docs/edge.md).
+    expect(await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).toEqual([]);
+    await tab.page.evaluate(() => window.dispatchEvent(new Event("pagehide")));
     expect(await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).toEqual(["localStorage"]);
     expect(await tab.page.evaluate(() => Object.keys(localStorage))).toEqual([expect.stringContaining(".consentHashes.")]);
     expect(await tab.page.evaluate(() => document.cookie)).not.toContain("sitetags_login");

@@ -517,7 +517,7 @@ describe("consent", () => {
     ]);
   });
 
-  it("pending: events queue and nothing is sent; in: privacy/set-consent first, then the queued events; the hash is kept in localStorage", async () => {
+  it("pending: events queue and nothing is sent; in: privacy/set-consent first, then the queued events; the hash is kept in localStorage once the page is hidden", async () => {
     const f = fakeEdge({ sdk: "pending", konductor: true });
     const analytics = f.start();
     const view = analytics.pageView({});
@@ -532,11 +532,13 @@ describe("consent", () => {
       query: { identity: { fetch: ["ECID"] } },
       meta: { state: { domain: "kiwi.example", cookiesEnabled: true }, configOverrides: { com_adobe_analytics: { reportSuites: ["kiwiprod"] } } },
     });
-    expect(f.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
     await expect(view).resolves.toBe(200);
+    expect(f.store[HASH_KEY]).toBeUndefined();
+    f.lifecycle("hidden");
+    expect(f.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
   });
 
-  it("a first visit's consent hash is stored after the queued page view went, not before it (its first storage access blocks: edge-profile, #21)", async () => {
+  it("a first visit touches no storage while the page is shown: the answered consent's hash is stored when it is hidden or left, once (its first storage access blocks: edge-profile, #21)", async () => {
     const f = fakeEdge({ sdk: "in", storage: {} });
     const analytics = f.start();
     const order: string[] = [];
@@ -545,8 +547,28 @@ describe("consent", () => {
     f.win.localStorage.setItem = (k: string, v: string) => (k === HASH_KEY && order.push(`hash after ${sentBefore()}`), setItem(k, v));
     void analytics.pageView({});
     await settle();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(f.sent.map((r) => r.action)).toEqual(["privacy/set-consent", "interact"]);
+    expect(order).toEqual([]);
+    f.lifecycle("hidden");
     expect(order).toEqual(["hash after privacy/set-consent,interact"]);
     expect(f.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
+    // Stored once: hidden again or left, nothing more to write.
+    f.lifecycle("visible");
+    f.lifecycle("pagehide");
+    expect(order).toHaveLength(1);
+    // A page hidden when the answer arrives stores it at once; a page left before it, on pagehide.
+    const g = fakeEdge({ sdk: "in", storage: {} });
+    const hidden = g.start();
+    g.lifecycle("hidden");
+    void hidden.pageView({});
+    await settle();
+    expect(g.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
+    const h = fakeEdge({ sdk: "in", storage: {} });
+    void h.start().pageView({});
+    await settle();
+    h.lifecycle("pagehide");
+    expect(h.store[HASH_KEY]).toBe(fnv1a32Hex('{"value":{"general":"in"}}'));
   });
 
   it("set-consent is not sent again for the same consent (hash) while the identity and consent cookies exist", async () => {
