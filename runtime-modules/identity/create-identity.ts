@@ -194,14 +194,22 @@ export function createIdentity(deps: IdentityDeps): Identity {
     return (type && [counts.login, type !== "login" && counts[type]].filter(Boolean).join(",")) || undefined;
   });
 
-  // The first-party id script fpid.js, keyed by stage, behind the gate as a performance tag.
+  // The first-party id script fpid.js, keyed by stage, behind the gate as a performance tag. Its element a task later,
+  // as the banner's: the insertion no longer delays a first visit's set-consent request (edge-profile, issue #21); the
+  // script is async and this page view never waited for it (its cookie is read above, set for the next one).
   if (deps.loadScript) {
     const { src, stageParam } = settings.fpid;
-    deps.consent.whenTagAllowed("fpid", "performance", () => {
-      deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) =>
-        log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }),
-      );
-    });
+    deps.consent.whenTagAllowed("fpid", "performance", () =>
+      win.setTimeout(() => {
+        try {
+          deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) =>
+            log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }),
+          );
+        } catch (e) {
+          log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) });
+        }
+      }, 0),
+    );
   }
 
   // The lifetime cookie, 60 days, only with performance consent.

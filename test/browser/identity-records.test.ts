@@ -175,8 +175,9 @@ describe("identity in every record (shipped prod/bigfuture)", () => {
     // No login record without a sign-in cookie or the record's cookie; no tag status, no debug switch in storage; the
     // set-consent answer's hash (as alloy keeps it) waits for the page to be hidden or left (docs/edge.md).
     expect(await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).toEqual([]);
+    // Left: the hash (localStorage) and the previous page name (sessionStorage, docs/runtime.md).
     await tab.page.evaluate(() => window.dispatchEvent(new Event("pagehide")));
-    expect(await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).toEqual(["localStorage"]);
+    expect((await tab.page.evaluate(() => (window as unknown as { __storage: string[] }).__storage)).sort()).toEqual(["localStorage", "sessionStorage"]);
     expect(await tab.page.evaluate(() => Object.keys(localStorage))).toEqual([expect.stringContaining(".consentHashes.")]);
     expect(await tab.page.evaluate(() => document.cookie)).not.toContain("sitetags_login");
   });
