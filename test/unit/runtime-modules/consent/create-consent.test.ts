@@ -92,3 +92,33 @@ describe("whenTagAllowed", () => {
     expect(later).toEqual(["load"]);
   });
 });
+
+describe("the banner's script (issue #21, task firstvisit)", () => {
+  it("its element is inserted a task after start, so boot's first requests leave before it; its groups and callbacks are read and hooked at once", () => {
+    const timers: Array<[() => void, number]> = [];
+    const loaded: string[] = [];
+    const win = {
+      OnetrustActiveGroups: ",C0001,C0002,",
+      location: { hostname: "bigfuture.kiwi.example", search: "" },
+      navigator: { userAgent: "test" },
+      document: { referrer: "" },
+      addEventListener: () => undefined,
+      setTimeout: (fn: () => void, ms: number) => timers.push([fn, ms]),
+    } as unknown as Window & { OptanonWrapper?: () => void };
+    const base = bundleConfig();
+    const config = {
+      ...base,
+      consent: { ...base.consent, banner: { ...base.consent.banner, scriptSrc: "https://cdn.consentbanner.example/otSDKStub.js", domainScript: "d" } },
+    };
+    const log = { enabled: false, debug() {}, info() {}, warn() {}, error() {} };
+    const consent = createConsent({ config, win, log, monitor: { emit() {} }, loadScript: (src) => (loaded.push(src), new Promise(() => {})) });
+    consent.start();
+    expect(consent.allows("performance")).toBe(true);
+    expect(typeof win.OptanonWrapper).toBe("function");
+    expect(loaded).toEqual([]);
+    // A task later (0 ms), beside the startup wait's timer.
+    expect(timers.map(([, ms]) => ms).sort((a, b) => a - b)).toEqual([0, config.timing.startupWait]);
+    for (const [fn, ms] of timers) if (ms === 0) fn();
+    expect(loaded).toEqual(["https://cdn.consentbanner.example/otSDKStub.js"]);
+  });
+});
