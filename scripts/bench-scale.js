@@ -24,9 +24,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
  * A preload that reports the process's peak resident memory (bytes) and its
  * CPU time (user + system, microseconds, worker threads included) on stderr
  * as its last line. CPU time is printed beside the wall time: on a machine
- * other work shares, it says what the build itself cost.
+ * other work shares, it says what the build itself cost. The preload runs
+ * in the build's worker threads too: only the main thread reports (a
+ * worker's exit comes early, and its report was read as the build's).
  */
-const PEAK = `data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nsitetags-peak-rss "+u.maxRSS*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
+const PEAK = `data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nsitetags-peak-rss "+u.maxRSS*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
 /**
  * Writes a catalogue of `count` sites into `dir`: the shipped sites first,

@@ -24,7 +24,7 @@ const TARGET_MEDIAN = 20000;
 const TARGET_LARGEST = 24000;
 const gz = (text) => gzipSync(text, { level: 9 }).length;
 const br = (text) =>
-  brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_LGWIN]: Math.max(10, Math.ceil(Math.log2(text.length + 16))) } })
+  brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_LGWIN]: Math.max(10, Math.ceil(Math.log2(text.length + 16))) } })
     .length;
 
 /** The characters of `code` whose owner is not in `drop`. */

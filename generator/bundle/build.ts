@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { coreOf, inputsHashOf, MODULE_NAMES, piecesOf, rememberCores, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
-import { stampInputsKey, writeStamp } from "./stamp.js";
+import { takeStampInputsKey, writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -102,7 +102,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const stamping = !options.dryRun && !options.shard;
   let stampInputs: string | undefined;
   try {
-    stampInputs = stamping ? stampInputsKey(stampInput) : undefined;
+    stampInputs = stamping ? takeStampInputsKey(stampInput) : undefined;
   } catch {
     stampInputs = undefined;
   }

@@ -5,6 +5,7 @@
  * the registry and writes the typed entries (prepare.ts, step 3); stage B
  * bundles and minifies each piece on the worker pool (compile-piece.ts).
  */
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -14,8 +15,6 @@ import { cachedJson, writeAtomic } from "./cache-file.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceResult } from "./compile-piece.js";
-import { compileRuntime } from "./compile-runtime.js";
-import { computeRuntimeHash } from "./hash.js";
 import { coreEntry } from "./entry.js";
 import { featureSetOf, type FeatureSet } from "./features.js";
 import { coreOf, hasDevChecks, isCore, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
@@ -75,7 +74,7 @@ export async function compilePieces(
   await mkdir(join(cacheDir, "pieces"), { recursive: true });
   // Workers load rollup and terser while stage A runs; the module manifests and the typed entries (ts-morph) run on another.
   // The pool (and through the registry, the schemas) is loaded only when a piece is compiled: a rebuild from cached pieces never needs it.
-  const { createPiecePool, prepareInWorker } = await import("./pool.js");
+  const { compileRuntimeInWorker, createPiecePool, prepareInWorker } = await import("./pool.js");
   const pool = createPiecePool(Math.min(ctx.workers ?? availableParallelism(), missing.size));
   const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
@@ -93,12 +92,12 @@ export async function compilePieces(
       pieces: expressions,
     });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
-    const runtimeDiagnostics = await compileRuntime({
-      root,
-      runtimeDir: join(root, "runtime-modules"),
-      outDir: compiledRuntime,
-      stillCurrent: () => computeRuntimeHash(root) === runtimeHash,
-    });
+    // On its own thread, which takes TypeScript's heap with it when it ends (peak memory, issue #21); nothing to do when already compiled.
+    const runtimeDiagnostics = existsSync(join(compiledRuntime, "boot", "boot.js"))
+      ? []
+      : await compileRuntimeInWorker({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime, runtimeHash }).catch((err: Error) => [
+          DIAGNOSTICS.compileError(err.message),
+        ]);
     diagnostics.push(...runtimeDiagnostics);
     const onDone = (o: JobOutcome) => {
       ctx.onPiece(o.ok ? `compiled ${o.result.name}` : `failed ${o.name}`);

@@ -19,7 +19,7 @@ import { DEFERRED_TOKEN, deferredFile, deferredTokenValue } from "./deferred.js"
 import { sha256, sha384Integrity } from "./hash.js";
 import type { ManifestEntry } from "./manifest.js";
 import { coreOf, hasDevChecks } from "./plan.js";
-import { cachedSizes } from "./sizes.js";
+import { BROTLI_QUALITY, cachedSizes } from "./sizes.js";
 import { trimConfig } from "./trim-config.js";
 
 export interface BundleReport extends ManifestEntry {
@@ -91,11 +91,10 @@ const brotliAsync = promisify(brotliCompress);
 export const gzipSize = async (code: string) => (await gzipAsync(code, { level: zlib.Z_BEST_COMPRESSION })).length;
 
 /**
- * The window `brotli -q 11 FILE` uses for a file of `bytes` (the command's
- * own rule): the smallest from 2^10 that holds the whole file, at most 2^24.
- * zlib's default, 2^22, compresses a bundle no better, but at quality 11 its
- * encoder's tables grow with the window: about 40 MB per bundle in flight
- * against 2 MB.
+ * The window `brotli FILE` uses for a file of `bytes` (the command's own
+ * rule): the smallest from 2^10 that holds the whole file, at most 2^24.
+ * zlib's default, 2^22, compresses a bundle no better, and the encoder's
+ * tables grow with the window.
  */
 export function brotliWindowBits(bytes: number): number {
   let bits = zlib.BROTLI_MIN_WINDOW_BITS;
@@ -103,10 +102,10 @@ export function brotliWindowBits(bytes: number): number {
   return bits;
 }
 
-/** Brotli at quality 11, what the CDN serves most browsers: reported (manifest, summary), never budgeted. */
+/** Brotli at BROTLI_QUALITY, about what the CDN serves most browsers: reported (manifest, summary), never budgeted. */
 export async function brotliSize(code: string): Promise<number> {
   const bytes = Buffer.byteLength(code);
-  const params = { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes) };
+  const params = { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes) };
   return (await brotliAsync(code, { params })).length;
 }
 

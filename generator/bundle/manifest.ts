@@ -17,7 +17,7 @@ export interface ManifestEntry {
   alias: string;
   bytes: number;
   gzipBytes: number;
-  /** Brotli quality 11: what most browsers download from the CDN. Budgets stay on gzipBytes. */
+  /** node:zlib brotli at quality 5, as the CDN compresses on the fly for most browsers. Budgets stay on gzipBytes. */
   brotliBytes: number;
   integrity: string;
   modules: string[];

@@ -12,6 +12,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { compilePiece, type PieceJob, type PieceResult } from "./compile-piece.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { prepareFromRegistry, type PrepareInput, type PrepareOutput } from "./prepare.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
@@ -24,8 +25,31 @@ function stopReason(event: "error" | "exit", detail: unknown): string {
 /** prepareFromRegistry on its own worker thread (in-process when running from sources). */
 export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<PrepareOutput> {
   if (!COMPILED && !workerUrl) return prepareFromRegistry(input);
+  return runInWorker(workerUrl ?? new URL("./prepare-worker.js", import.meta.url), input);
+}
+
+/** What stage A's compile of the runtime needs on its thread (runtime-worker.ts). */
+export interface RuntimeInWorker {
+  root: string;
+  runtimeDir: string;
+  outDir: string;
+  /** The sources' hash the output is named by: a source edited while it compiles is not cached under it. */
+  runtimeHash: string;
+}
+
+/** compileRuntime on its own worker thread, whose heap goes when it ends (in-process when running from sources). */
+export async function compileRuntimeInWorker(input: RuntimeInWorker): Promise<Diagnostic[]> {
+  if (!COMPILED) {
+    const [{ compileRuntime }, { computeRuntimeHash }] = await Promise.all([import("./compile-runtime.js"), import("./hash.js")]);
+    return compileRuntime({ ...input, stillCurrent: () => computeRuntimeHash(input.root) === input.runtimeHash });
+  }
+  return runInWorker(new URL("./runtime-worker.js", import.meta.url), input);
+}
+
+/** Runs a one-shot worker script with `data`; resolves with its `output`, rejects with its error or when it stops without answering. */
+function runInWorker<I, O>(url: URL, data: I): Promise<O> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl ?? new URL("./prepare-worker.js", import.meta.url), { workerData: input });
+    const worker = new Worker(url, { workerData: data });
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
@@ -33,7 +57,7 @@ export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<P
       fn();
       void worker.terminate();
     };
-    worker.once("message", (m: { ok: true; output: PrepareOutput } | { ok: false; error: string }) =>
+    worker.once("message", (m: { ok: true; output: O } | { ok: false; error: string }) =>
       settle(() => (m.ok ? resolve(m.output) : reject(new Error(m.error)))),
     );
     worker.once("error", (err) => settle(() => reject(new Error(stopReason("error", err)))));

@@ -69,6 +69,21 @@ export function stampInputsKey(input: StampInput): string {
   return hash.digest("hex");
 }
 
+/** The inputs' key readStamp computed for the build that follows its miss in this process (takeStampInputsKey). */
+let lastInputsKey: { input: string; key: string } | undefined;
+const inputId = (input: StampInput) => JSON.stringify([input.root, input.sitesDir, input.outDir, input.cacheDir, input.sites ?? [], input.envs ?? []]);
+
+/**
+ * stampInputsKey for a build that starts now: the key the CLI's replay computed for the same input a moment ago when its stamp missed
+ * (bin/sitetags.js runs the build right after, so it is the inputs as the build starts; taken once), else computed (issue #21: at 600
+ * sites it read every site file twice per rebuild).
+ */
+export function takeStampInputsKey(input: StampInput): string {
+  const handed = lastInputsKey;
+  lastInputsKey = undefined;
+  return handed && handed.input === inputId(input) ? handed.key : stampInputsKey(input);
+}
+
 /**
  * The key of the build's inputs (stampInputsKey: as they are now, or as a build found them when it started) and of its outputs as they are
  * now, with the manifest; undefined when there is no manifest or a file it names is missing.
@@ -91,8 +106,11 @@ export function stampKey(input: StampInput, inputsKey?: string): { key: string; 
   return { key, manifest };
 }
 
-/** The stamped result when the stamp's key is the key of things as they are now. */
-export async function readStamp(input: StampInput): Promise<(StampedResult & { manifest: Manifest }) | undefined> {
+/**
+ * The stamped result when the stamp's key is the key of things as they are now. `handOver`: the build runs next in this process when the
+ * stamp misses (bin/sitetags.js), so it may take the inputs' key computed here (takeStampInputsKey).
+ */
+export async function readStamp(input: StampInput, handOver = false): Promise<(StampedResult & { manifest: Manifest }) | undefined> {
   let stored: { key: string; result: StampedResult };
   try {
     stored = JSON.parse(await readFile(stampFile(input.cacheDir), "utf8")) as typeof stored;
@@ -101,7 +119,9 @@ export async function readStamp(input: StampInput): Promise<(StampedResult & { m
   }
   let now;
   try {
-    now = stampKey(input);
+    const inputsKey = stampInputsKey(input);
+    if (handOver) lastInputsKey = { input: inputId(input), key: inputsKey };
+    now = stampKey(input, inputsKey);
   } catch {
     return undefined;
   }

@@ -51,7 +51,8 @@ export async function replayBuild(argv: string[], io: CliIo = defaultIo(), own =
     sites: values.site,
     envs: values.env,
   };
-  const stamped = await readStamp(input);
+  // Run as the process's command, a miss is followed by the build, which takes the inputs' key computed here (stamp.ts).
+  const stamped = await readStamp(input, own);
   if (!stamped) return undefined;
   const timeMs = Math.round(performance.now() - started);
   const result: BuildResult = {
