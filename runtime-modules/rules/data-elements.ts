@@ -138,16 +138,16 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return undefined;
   }
 
-  /** The held values (see hold()), by element name. */
-  let held: Record<string, unknown> | undefined;
+  /** The held values (see hold()), by element name: one table, emptied at each release (no table per push; issue #21). */
+  const table = new Map<string, unknown>();
+  let held = false;
 
   function getAt(name: string, depth: number, push: unknown): unknown {
     const def = defs[name];
-    return held && def && def.dataLayer !== undefined
-      ? name in held
-        ? held[name]
-        : (held[name] = readElement(name, def, depth, push))
-      : readElement(name, def, depth, push);
+    if (!held || !def || def.dataLayer === undefined) return readElement(name, def, depth, push);
+    let value = table.get(name);
+    if (value === undefined && !table.has(name)) table.set(name, (value = readElement(name, def, depth, push)));
+    return value;
   }
 
   function readElement(name: string, def: DataElement | undefined, depth: number, push: unknown): unknown {
@@ -221,8 +221,11 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
   }
 
   const newPageView = () => void (pageView = {});
-  const release = () => void (held = undefined);
-  const hold = () => ((held = Object.create(null)), release);
+  const release = () => {
+    held = false;
+    table.clear();
+  };
+  const hold = () => (release(), (held = true), release);
 
   // A scope per push (issue #21): only what reads the push is made afresh, three closures.
   function scoped(push: unknown): DataElements {

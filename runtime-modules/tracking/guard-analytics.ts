@@ -32,6 +32,21 @@ export function safeVariables(variables: Record<string, string> | undefined): Re
 }
 
 /**
+ * Every value redacted, for the Edge client's setVariables (which copies the
+ * values into its own table and keeps no reference): the same object when no
+ * value changes (most), else a copy (issue #21: no copy per rule's variables).
+ */
+function redactedVariables(variables: Record<string, string>): Record<string, string> {
+  let out: Record<string, string> | undefined;
+  for (const k in variables) {
+    const v = variables[k];
+    const safe = typeof v === "string" ? redactText(v) : v;
+    if (safe !== v) (out || (out = { ...variables }))[k] = safe;
+  }
+  return out || variables || {};
+}
+
+/**
  * The xdm with the page and referrer addresses set and made safe: the
  * caller's own when it gave them, else this page's. The Edge client merges
  * this over its defaults, so location.href never leaves unredacted.
@@ -100,7 +115,7 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       return inner.event({ name, eventType: e.eventType, linkType: e.linkType, url, variables: safeVariables(e.variables), xdm, activityMap });
     },
     setVariables(variables, xdm) {
-      inner.setVariables(safeVariables(variables), xdm);
+      inner.setVariables(redactedVariables(variables), xdm);
     },
   };
 }
