@@ -24,19 +24,13 @@ function obj(v: unknown): Obj {
   return isObject(v) ? v : {};
 }
 
-/** Every value redacted (a variable may hold an address a rule read from the page). */
-export function safeVariables(variables: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (variables) for (const k of Object.keys(variables)) out[k] = typeof variables[k] === "string" ? redactText(variables[k]) : variables[k];
-  return out;
-}
-
 /**
- * Every value redacted, for the Edge client's setVariables (which copies the
- * values into its own table and keeps no reference): the same object when no
- * value changes (most), else a copy (issue #21: no copy per rule's variables).
+ * Every value redacted (a variable may hold an address a rule read from the
+ * page): the same object when no value changes (most), else a copy, never the
+ * caller's object changed. The Edge client copies the values into its own
+ * table or record and keeps no reference (issue #21: no copy per rule's variables).
  */
-function redactedVariables(variables: Record<string, string>): Record<string, string> {
+export function safeVariables(variables: Record<string, string> | undefined): Record<string, string> {
   let out: Record<string, string> | undefined;
   for (const k in variables) {
     const v = variables[k];
@@ -115,7 +109,7 @@ export function guardAnalytics(inner: Analytics, deps: GuardDeps): Analytics {
       return inner.event({ name, eventType: e.eventType, linkType: e.linkType, url, variables: safeVariables(e.variables), xdm, activityMap });
     },
     setVariables(variables, xdm) {
-      inner.setVariables(redactedVariables(variables), xdm);
+      inner.setVariables(safeVariables(variables), xdm);
     },
   };
 }
