@@ -20,6 +20,7 @@ function setup(
     loadScript?: () => Promise<void>;
     /** Monitor.on: whether a monitor listens (without it, every rule event is built). */
     monitorOn?: () => boolean;
+    now?: () => number;
   } = {},
 ) {
   const calls: string[] = [];
@@ -75,7 +76,7 @@ function setup(
     timeout: 2000,
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    now: () => Date.now(),
+    now: extra.now ?? (() => Date.now()),
   };
   return { engine: createRuleEngine(rules, deps), calls, logs, events };
 }
@@ -294,6 +295,22 @@ describe("wait-before-next and timeouts", () => {
     expect(logs.filter((l) => l.message === STEP_TIMEOUT)).toEqual([
       { level: "error", message: STEP_TIMEOUT, data: { rule: "slow-after-skip", condition: 0, timeout: 2000 } },
     ]);
+  });
+
+  it("with no monitor listening, the clock is read once per skipped rule, and afresh at the start of a rule after one that fired (issue #21)", () => {
+    let readings = 0;
+    const skipped = (id: string) => rule({ id, order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k2" }] });
+    const fires = (id: string) => rule({ id, order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k1" }], actions: [push(id)] });
+    const { engine, calls } = setup([skipped("a"), skipped("b"), fires("c"), skipped("d"), rule({ id: "none", order: 0 })], {
+      state: { kind: "k1" },
+      elements: { kind: { dataLayer: "kind" } },
+      monitorOn: () => false,
+      now: () => (readings++, Date.now()),
+    });
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"c"}', "push:{}"]);
+    // a: start and end; b, c: their ends (b's start is a's end, c's is b's); d: start (c fired) and end; none: no conditions.
+    expect(readings).toBe(6);
   });
 
   it("the actions of a rule that waited (wait-before-next) still run as that rule, after later rules of the same firing ran", async () => {
