@@ -241,11 +241,8 @@ function start(config: BundleConfig, factories: Factories, win: SitetagsWindow, 
       timeout: config.timing.ruleTimeout,
       setTimeout: (fn, ms) => win.setTimeout(fn, ms),
       clearTimeout: (handle) => win.clearTimeout(handle as number),
-      // performance read once: through the window proxy it cost more than the clock (rule engine profile, #21).
-      now: (
-        (perf) => () =>
-          perf.now()
-      )(win.performance),
+      // Date.now: a limit of whole seconds needs no finer clock, and it costs half of performance.now (rule engine profile, #21).
+      now: Date.now,
     });
     // The startup sequence settles first (sign-in detection and credential, at most timing.startupWait);
     // pushes and direct calls made meanwhile wait in their queues.

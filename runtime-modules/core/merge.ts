@@ -24,14 +24,15 @@ export function isPlain(v: unknown): v is Record<string, unknown> {
  * Merges source into target and returns target: plain objects merge key by
  * key (into fresh copies, so target never shares the source's objects);
  * everything else, lists too, replaces. An object already being merged
- * higher up (a cycle) is kept as a value, not followed.
+ * higher up (a cycle) is kept as a value, not followed. `skip`: a key of the
+ * source's top level left out (the data layer's `event`, without a copy of each push).
  */
-export function mergeInto<T extends Record<string, unknown>>(target: T, source: unknown, open: unknown[] = []): T {
+export function mergeInto<T extends Record<string, unknown>>(target: T, source: unknown, open: unknown[] = [], skip?: string): T {
   if (!isPlain(source)) return target;
   const t = target as Record<string, unknown>;
   open.push(source);
   for (const key of Object.keys(source)) {
-    if (unsafeKey(key)) continue;
+    if (unsafeKey(key) || key === skip) continue;
     const value = source[key];
     if (isPlain(value) && open.indexOf(value) < 0) {
       if (!isPlain(t[key]) || !Object.prototype.hasOwnProperty.call(t, key)) t[key] = {};

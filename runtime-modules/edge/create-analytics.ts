@@ -129,7 +129,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       return track({ eventType, web: { webInteraction: interaction } }, xdm, variables, context);
     },
     setVariables(variables, xdm) {
-      for (const k of Object.keys(variables)) {
+      for (const k in variables) {
         if (variables[k] == null || variables[k] === "") delete pageVariables[k];
         // Several rules' events (or products) for the same beacon add up: each flag of a push its own success event.
         else if (k === "events" || k === "products") onceVariables[k] = onceVariables[k] ? onceVariables[k] + "," + variables[k] : variables[k];

@@ -71,6 +71,13 @@ function xdmValues(value: unknown, de: DataElements): unknown {
   return out;
 }
 
+/** An action's analytics variables (text only, by the schema): each value resolved, without walking a nested value (issue #21). */
+function variables(vars: Record<string, string>, de: DataElements): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key in vars) out[key] = de.resolve(vars[key]);
+  return out;
+}
+
 /** An action of one type. */
 export type ActionOf<K extends RuleAction["type"]> = RuleAction & { type: K };
 
@@ -94,7 +101,7 @@ export function sendPageView(action: ActionOf<"sendPageView">, ctx: ActionContex
     action,
     ctx.analytics.pageView({
       name: action.name === undefined ? undefined : ctx.dataElements.resolve(action.name),
-      variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
+      variables: action.variables && variables(action.variables, ctx.dataElements),
     }),
   );
 }
@@ -106,12 +113,12 @@ export function sendEvent(action: ActionOf<"sendEvent">, ctx: ActionContext): un
       eventType: action.eventType,
       linkType: action.linkType,
       url: ctx.element && ctx.element.getAttribute("href") ? (ctx.element as HTMLAnchorElement).href : undefined,
-      variables: action.variables && ctx.dataElements.resolveDeep(action.variables),
+      variables: action.variables && variables(action.variables, ctx.dataElements),
     }),
   );
 }
 export function setVariables(action: ActionOf<"setVariables">, ctx: ActionContext): unknown {
-  return ctx.analytics.setVariables(ctx.dataElements.resolveDeep(action.variables), action.xdm && xdmValues(action.xdm, ctx.dataElements));
+  return ctx.analytics.setVariables(variables(action.variables, ctx.dataElements), action.xdm && xdmValues(action.xdm, ctx.dataElements));
 }
 export function loadScript(action: ActionOf<"loadScript">, ctx: ActionContext): unknown {
   const de = ctx.dataElements;

@@ -138,16 +138,27 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
     return undefined;
   }
 
-  /** The held values (see hold()), by element name. */
-  let held: Record<string, unknown> | undefined;
+  /**
+   * The held values (see hold()): each element read while held has a slot
+   * (its number, given at its first read); a slot's value counts while its
+   * stamp is the current hold's. Nothing is made per hold (issue #21).
+   */
+  const slots: Record<string, number> = Object.create(null);
+  const values: unknown[] = [];
+  const stamps: number[] = [];
+  /** The current hold's number; 0 while nothing is held. */
+  let held = 0;
+  let holds = 0;
 
   function getAt(name: string, depth: number, push: unknown): unknown {
     const def = defs[name];
-    return held && def && def.dataLayer !== undefined
-      ? name in held
-        ? held[name]
-        : (held[name] = readElement(name, def, depth, push))
-      : readElement(name, def, depth, push);
+    if (!held || !def || def.dataLayer === undefined) return readElement(name, def, depth, push);
+    const slot = slots[name] ?? (slots[name] = stamps.push(0) - 1);
+    if (stamps[slot] !== held) {
+      values[slot] = readElement(name, def, depth, push);
+      stamps[slot] = held;
+    }
+    return values[slot];
   }
 
   function readElement(name: string, def: DataElement | undefined, depth: number, push: unknown): unknown {
@@ -221,8 +232,8 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
   }
 
   const newPageView = () => void (pageView = {});
-  const release = () => void (held = undefined);
-  const hold = () => ((held = Object.create(null)), release);
+  const release = () => void (held = 0);
+  const hold = () => ((held = ++holds), release);
 
   // A scope per push (issue #21): only what reads the push is made afresh, three closures.
   function scoped(push: unknown): DataElements {

@@ -76,9 +76,8 @@ export function createDataLayer(
     try {
       if (validate) validate(item, log);
       event = typeof item.event === "string" ? item.event : undefined;
-      const data: Record<string, unknown> = {};
-      for (const key of Object.keys(item)) if (key !== "event") data[key] = item[key];
-      mergeInto(state, data);
+      // All keys but `event`, merged without a copy of the push (issue #21).
+      mergeInto(state, item, [], "event");
     } catch (e) {
       // A push whose data cannot be read (a throwing getter): skipped, the pushes after it go on.
       log.warn(DATA_LAYER_INVALID_PUSH, { push: errorText(e) });

@@ -4,7 +4,6 @@ import { RULE_ACTION_FAILED, RULE_CONDITION_FAILED, STEP_TIMEOUT, STEP_WAITS_FOR
 import { errorText } from "../core/log";
 import { evaluate, type ConditionContext } from "./conditions";
 import { runAction, type ActionContext, type ConsentStep } from "./actions";
-import type { DataElements } from "./data-elements";
 
 export interface TriggerDetail {
   /** dataLayerPush: the event name; directCall: the call name; click/elementExists: the selector. */
@@ -75,6 +74,8 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
   const watched = monitor.on || (() => true);
   // The context of a push's conditions: one object, its dataElement the push's (set around each firing), not a copy per push.
   const pushConditions: ConditionContext = { ...deps.conditions };
+  /** The clock's reading at the end of the last rule's conditions when nothing has run since (the next rule's start), else -1. */
+  let since = -1;
 
   /** Resolves to the step's value, or TIMED_OUT after `ms`. Rejects when the step fails. */
   function withTimeout(value: PromiseLike<unknown>, ms: number): Promise<unknown> {
@@ -95,16 +96,20 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
   }
 
   /**
-   * Conditions are synchronous, and timed together: two clock readings per
-   * rule, not one per condition (issue #21). When they ran past the limit (a
-   * runaway regular expression, a slow page getter), the rule counts as
-   * failed at the condition evaluation stopped at (the one that failed, else
-   * the last): no single condition can have run longer than all of them.
+   * Conditions are synchronous, and timed together (issue #21): the clock is
+   * read when they end, and when they start only if nothing since the last
+   * reading could have taken time (`since`: the previous rule of this firing
+   * ended at its conditions, so its end is this rule's start). When they ran
+   * past the limit (a runaway regular expression, a slow page getter), the
+   * rule counts as failed at the condition evaluation stopped at (the one
+   * that failed, else the last): no single condition can have run longer than
+   * all of them. Returns whether the rule passed.
    */
   function conditionsPass(rule: Rule, event: string, conditions: ConditionContext): boolean {
     const list = rule.conditions;
+    const started = since >= 0 ? since : list.length ? deps.now() : 0;
+    since = -1;
     if (!list.length) return true;
-    const started = deps.now();
     let i = 0;
     try {
       while (i < list.length && evaluate(list[i], conditions)) i++;
@@ -114,14 +119,17 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       return false;
     }
     const limit = rule.conditionTimeout ?? deps.timeout;
-    if (deps.now() - started > limit) {
+    const ended = deps.now();
+    if (ended - started > limit) {
       const condition = Math.min(i, list.length - 1);
       log.error(STEP_TIMEOUT, { rule: rule.id, condition, timeout: limit });
       report(rule, { event, state: "timed out", condition });
       return false;
     }
     if (i < list.length) {
+      // Nothing ran after this reading: it is the next rule's start (no log, no monitor listener in between).
       if (watched()) report(rule, { event, state: "skipped", condition: i });
+      else since = ended;
       return false;
     }
     return true;
@@ -170,21 +178,28 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       // Only a wait-before-next action holds back the rest of its own rule;
       // when it fails or times out, the rule stops there.
       if (action.waitBeforeNext) {
+        // The firing's context names the later rules by then: the rest of this one gets its own.
+        const own = { ...ctx, rule: rule.id };
         settled
-          .then((outcome) => outcome === "done" && runActions(rule, i + 1, ctx, event))
+          .then((outcome) => outcome === "done" && runActions(rule, i + 1, own, event))
           .catch((e) => log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) }));
         return;
       }
     }
   }
 
-  function run(rule: Rule, type: string, detail: TriggerDetail, dataElements: DataElements, conditions: ConditionContext): void {
+  function run(rule: Rule, type: string, conditions: ConditionContext, ctx: ActionContext): void {
     try {
       const w = watched();
-      if (w) report(rule, { event: type, state: "triggered" });
+      if (w) {
+        report(rule, { event: type, state: "triggered" });
+        // A listener ran since the last reading: no shared start.
+        since = -1;
+      }
       if (!conditionsPass(rule, type, conditions)) return;
       if (w) report(rule, { event: type, state: "fired" });
-      runActions(rule, 0, { ...deps.actions, dataElements, element: detail.element, rule: rule.id, log }, type);
+      ctx.rule = rule.id;
+      runActions(rule, 0, ctx, type);
     } catch (e) {
       log.error(RULE_ACTION_FAILED, { rule: rule.id, error: errorText(e) });
     }
@@ -205,9 +220,13 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       if (pushed) pushConditions.dataElement = dataElements.get;
       // The push's elements read once for all its rules while they run here (an action waiting for later reads afresh).
       const release = pushed && dataElements.hold ? dataElements.hold() : undefined;
+      // One context for the actions of the firing's rules (its rule set as each runs; a wait copies it: see runActions).
+      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: undefined, log };
+      since = -1;
       try {
-        for (const rule of rulesForEvent) run(rule, type, detail, dataElements, conditions);
+        for (const rule of rulesForEvent) run(rule, type, conditions, ctx);
       } finally {
+        since = -1;
         pushConditions.dataElement = outer;
         if (release) release();
       }

@@ -24,11 +24,20 @@ function obj(v: unknown): Obj {
   return isObject(v) ? v : {};
 }
 
-/** Every value redacted (a variable may hold an address a rule read from the page). */
+/**
+ * Every value redacted (a variable may hold an address a rule read from the
+ * page): the same object when no value changes (most), else a copy, never the
+ * caller's object changed. The Edge client copies the values into its own
+ * table or record and keeps no reference (issue #21: no copy per rule's variables).
+ */
 export function safeVariables(variables: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (variables) for (const k of Object.keys(variables)) out[k] = typeof variables[k] === "string" ? redactText(variables[k]) : variables[k];
-  return out;
+  let out: Record<string, string> | undefined;
+  for (const k in variables) {
+    const v = variables[k];
+    const safe = typeof v === "string" ? redactText(v) : v;
+    if (safe !== v) (out || (out = { ...variables }))[k] = safe;
+  }
+  return out || variables || {};
 }
 
 /**

@@ -18,6 +18,9 @@ function setup(
     state?: Record<string, unknown>;
     whenTagAllowed?: (tag: string, category: unknown, load: () => void) => void;
     loadScript?: () => Promise<void>;
+    /** Monitor.on: whether a monitor listens (without it, every rule event is built). */
+    monitorOn?: () => boolean;
+    now?: () => number;
   } = {},
 ) {
   const calls: string[] = [];
@@ -69,11 +72,11 @@ function setup(
       table: allRuleFeatures().actions,
     },
     log,
-    monitor: { emit: (type, detail) => void events.push({ type, ...detail }) },
+    monitor: { emit: (type, detail) => void events.push({ type, ...detail }), on: extra.monitorOn },
     timeout: 2000,
     setTimeout: (fn, ms) => setTimeout(fn, ms),
     clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    now: () => Date.now(),
+    now: extra.now ?? (() => Date.now()),
   };
   return { engine: createRuleEngine(rules, deps), calls, logs, events };
 }
@@ -246,6 +249,91 @@ describe("wait-before-next and timeouts", () => {
     expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "slow-last", state: "timed out", condition: 1 }));
     expect(events).toContainEqual(expect.objectContaining({ type: "rule", rule: "slow-then-failed", state: "timed out", condition: 1 }));
     expect(events.filter((e) => e.state === "fired").map((e) => e.rule)).toEqual(["ok", "within"]);
+  });
+
+  // Issue #21: the clock reading at the end of a skipped rule's conditions is the next rule's start; after a rule that
+  // fired (its actions ran meanwhile) the next rule's start is read afresh, so an action's time never counts as a condition's.
+  it("\"timeout error when a condition or action exceeds its limit\": a rule is timed from its own conditions' start, not from an earlier rule's", () => {
+    const state = {
+      get slow() {
+        vi.setSystemTime(Date.now() + 2001);
+        return "x";
+      },
+      get almost() {
+        vi.setSystemTime(Date.now() + 1999);
+        return "x";
+      },
+      kind: "k1",
+    };
+    const { engine, calls, logs } = setup(
+      [
+        // Its synchronous action takes 1500 ms, the next rule's conditions 1999: within the limit each.
+        rule({
+          id: "slow-action",
+          order: 0,
+          conditions: [{ type: "dataElement", name: "kind", equals: "k1" }],
+          actions: [{ type: "command", module: "chat", name: "open", waitBeforeNext: false }],
+        }),
+        rule({ id: "after-action", order: 5, conditions: [{ type: "dataElement", name: "almost", exists: true }], actions: [push("after-action")] }),
+        // Skipped after 1999 ms of conditions, then a rule whose conditions take 1 ms more than nothing: within the limit.
+        rule({ id: "skipped", order: 10, conditions: [{ type: "dataElement", name: "almost", equals: "y" }], actions: [push("skipped")] }),
+        rule({ id: "after-skip", order: 50, conditions: [{ type: "dataElement", name: "kind", equals: "k1" }], actions: [push("after-skip")] }),
+        // Skipped at once, then a rule whose conditions take 2001 ms: timed out all the same.
+        rule({ id: "skipped-fast", order: 50, conditions: [{ type: "dataElement", name: "kind", equals: "k2" }], actions: [push("skipped-fast")] }),
+        rule({ id: "slow-after-skip", order: 50, conditions: [{ type: "dataElement", name: "slow", exists: true }], actions: [push("slow-after-skip")] }),
+      ],
+      {
+        state,
+        elements: { slow: { dataLayer: "slow", storage: "none" }, almost: { dataLayer: "almost", storage: "none" }, kind: { dataLayer: "kind" } },
+        command: () => void vi.setSystemTime(Date.now() + 1500),
+        // No monitor listening: the busy path, where a skipped rule's end reading is shared.
+        monitorOn: () => false,
+      },
+    );
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"after-action"}', 'push:{"tag":"after-skip"}']);
+    expect(logs.filter((l) => l.message === STEP_TIMEOUT)).toEqual([
+      { level: "error", message: STEP_TIMEOUT, data: { rule: "slow-after-skip", condition: 0, timeout: 2000 } },
+    ]);
+  });
+
+  it("with no monitor listening, the clock is read once per skipped rule, and afresh at the start of a rule after one that fired (issue #21)", () => {
+    let readings = 0;
+    const skipped = (id: string) => rule({ id, order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k2" }] });
+    const fires = (id: string) => rule({ id, order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k1" }], actions: [push(id)] });
+    const { engine, calls } = setup([skipped("a"), skipped("b"), fires("c"), skipped("d"), rule({ id: "none", order: 0 })], {
+      state: { kind: "k1" },
+      elements: { kind: { dataLayer: "kind" } },
+      monitorOn: () => false,
+      now: () => (readings++, Date.now()),
+    });
+    engine.fire("libraryLoaded");
+    expect(calls).toEqual(['push:{"tag":"c"}', "push:{}"]);
+    // a: start and end; b, c: their ends (b's start is a's end, c's is b's); d: start (c fired) and end; none: no conditions.
+    expect(readings).toBe(6);
+  });
+
+  it("the actions of a rule that waited (wait-before-next) still run as that rule, after later rules of the same firing ran", async () => {
+    const { engine, logs } = setup(
+      [
+        rule({
+          id: "waits",
+          order: 0,
+          actions: [
+            { type: "command", module: "chat", name: "open", waitBeforeNext: true },
+            { type: "log", level: "debug", message: "required data missing" },
+          ],
+        }),
+        rule({ id: "later", order: 5, actions: [{ type: "log", level: "debug", message: "no payload data found" }] }),
+      ],
+      { command: () => new Promise((r) => setTimeout(r, 10)) },
+    );
+    engine.fire("libraryLoaded");
+    await vi.runAllTimersAsync();
+    expect(logs.filter((l) => l.level === "debug").map((l) => [l.message, (l.data as { rule: string }).rule])).toEqual([
+      ["no payload data found", "later"],
+      ["required data missing", "waits"],
+    ]);
   });
 
   it("an action's own timeout replaces the default (the spec's 10000 ms for the ambassador script)", async () => {

@@ -91,6 +91,17 @@ describe("guardAnalytics", () => {
     s.analytics.setVariables({ eVar9: "?regNo=1" });
     expect(s.of("setVariables")).toEqual([{ eVar9: "?regNo=[redacted]" }]);
   });
+  it("setVariables redacts without changing the caller's object, and copies it only when a value changes (issue #21)", () => {
+    const s = setup("https://x.kiwi.example/");
+    const clean = { eVar1: "k1-3", eVar2: "a=b" };
+    const secret = { eVar1: "k1-3", eVar9: "x?studentid=9" };
+    s.analytics.setVariables(clean);
+    s.analytics.setVariables(secret);
+    const [first, second] = s.of("setVariables");
+    expect(first).toBe(clean);
+    expect(second).toEqual({ eVar1: "k1-3", eVar9: "x?studentid=[redacted]" });
+    expect(secret).toEqual({ eVar1: "k1-3", eVar9: "x?studentid=9" });
+  });
 });
 
 describe("withPageUrls / safeVariables", () => {
