@@ -36,9 +36,10 @@ import { basename, dirname, join, relative } from "node:path";
 import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
 import { ORG_FILE, type Catalogue, type LoadOptions, type ResolvedBundle, type SiteModel } from "./catalogue.js";
 import type { OrgFile } from "./schema.js";
+import type { CachedSource } from "./yaml-source.js";
 
 /** Bumped when the shape of a cache entry changes. */
-const FORMAT = "2";
+const FORMAT = "3";
 /** Packages whose behaviour decides a file's outcome besides our sources (parsing, schemas, selector and ReDoS checks). */
 const PACKAGES = ["yaml", "zod", "css-what", "recheck"];
 
@@ -81,6 +82,14 @@ export interface CachedLoad {
   inputsHashes: Map<ResolvedBundle, string>;
   /** Each bundle's core piece, when it came from the cache. */
   cores: Map<ResolvedBundle, string>;
+  /** Whether _org.yaml's model and source came from the cache (a file that missed was checked over them without parsing _org.yaml). */
+  orgFromCache: boolean;
+}
+
+/** _org.yaml's entry: its model, and its source's parts that the checks of a site file read (positions), when they survive JSON. */
+interface OrgEntry {
+  org: OrgFile;
+  source?: CachedSource;
 }
 
 const sha256 = (...parts: Array<string | Uint8Array>) => {
@@ -136,7 +145,14 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   const full = async (): Promise<CachedLoad> => {
     const { loadCatalogue } = await import("./load.js");
     const catalogue = await loadCatalogue(options);
-    return { catalogue, hits: 0, parsed: catalogue.files.filter((f) => f.file !== ORG_FILE).length, inputsHashes: new Map(), cores: new Map() };
+    return {
+      catalogue,
+      hits: 0,
+      parsed: catalogue.files.filter((f) => f.file !== ORG_FILE).length,
+      inputsHashes: new Map(),
+      cores: new Map(),
+      orgFromCache: false,
+    };
   };
 
   let names: string[];
@@ -160,7 +176,7 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   const entryFile = (key: string) => join(dir, entryName(key));
   const indexFile = join(dir, `${common.slice(0, 32)}.index.json`);
 
-  const [org, index] = await Promise.all([cachedJson<{ org: OrgFile }>(entryFile(common)), cachedJson<CatalogueIndex>(indexFile)]);
+  const [org, index] = await Promise.all([cachedJson<OrgEntry>(entryFile(common)), cachedJson<CatalogueIndex>(indexFile)]);
   // A hit: the file's line of the index (its full entry read only when asked for), else its full entry.
   const cached: Array<IndexEntry | SiteEntry | undefined> = await Promise.all(
     siteIndexes.map((i) => {
@@ -171,14 +187,20 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   );
   const missed = siteIndexes.filter((_, j) => !cached[j]);
   let catalogue: Catalogue;
+  let orgFromCache = !!org;
   if (!org || missed.length === siteIndexes.length) {
     // Nothing to reuse: the whole catalogue from YAML, remembered if clean.
     const loaded = await full();
     catalogue = loaded.catalogue;
+    orgFromCache = false;
     if (catalogue.diagnostics.length || !catalogue.org) return loaded;
   } else if (missed.length) {
-    const { loadCatalogue } = await import("./load.js");
-    catalogue = await loadCatalogue({ ...options, only: [ORG_FILE, ...missed.map((i) => names[i])] });
+    // _org.yaml's model and positions from its entry (issue #21: its parse and checks were a sixth of a one-site rebuild's config phase).
+    const [{ loadCatalogue }, { sourceFromCache }] = await Promise.all([import("./load.js"), import("./yaml-source.js")]);
+    orgFromCache = org.source !== undefined;
+    const cachedOrg = org.source && { model: org.org, source: sourceFromCache(display(ORG_FILE), texts[orgIndex]!, org.source) };
+    const missedNames = missed.map((i) => names[i]);
+    catalogue = await loadCatalogue({ ...options, only: cachedOrg ? missedNames : [ORG_FILE, ...missedNames], org: cachedOrg });
     if (catalogue.diagnostics.length) return full();
   } else catalogue = { sitesDir, org: org.org, sites: [], bundles: [], diagnostics: [], files: [] };
 
@@ -195,7 +217,7 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   const bundles: ResolvedBundle[] = [];
   const writes: Array<Promise<void>> = [];
   let indexStale = !index || Object.keys(index).length !== siteIndexes.length;
-  if (!org) writes.push(writeAtomic(entryFile(common), JSON.stringify({ org: catalogue.org })));
+  if (!org) writes.push(orgEntryOf(catalogue.org!, display(ORG_FILE), texts[orgIndex]!).then((entry) => writeAtomic(entryFile(common), JSON.stringify(entry))));
   for (const [j, i] of siteIndexes.entries()) {
     const hit = cached[j];
     const entry = hit && "site" in hit ? hit : hit ? undefined : fresh.get(display(names[i]));
@@ -228,7 +250,15 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
     parsed: missed.length,
     inputsHashes,
     cores,
+    orgFromCache,
   };
+}
+
+/** _org.yaml's entry, its source parsed again for its positions (once per change of its bytes). */
+async function orgEntryOf(org: OrgFile, file: string, text: string): Promise<OrgEntry> {
+  const { parseYamlSource, cachedSourceOf } = await import("./yaml-source.js");
+  const parsed = parseYamlSource(file, text);
+  return { org, source: parsed.diagnostics.length ? undefined : cachedSourceOf(parsed.source) };
 }
 
 /** A site file's line of the catalogue index. */

@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { BundleConfig } from "./bundle-config.js";
 import type { EnvName, OrgFile, SiteFile } from "./schema.js";
+import type { YamlSource } from "./yaml-source.js";
 
 export const ORG_FILE = "_org.yaml";
 
@@ -47,6 +48,8 @@ export interface LoadOptions {
   moduleNames: readonly string[];
   /** Load only these files of the folder (cached-load.ts: _org.yaml and the site files its cache missed). */
   only?: readonly string[];
+  /** _org.yaml checked before (cached-load.ts, its bytes unchanged): its model and its source rebuilt from the cache, not read, parsed or validated again. */
+  org?: { model: OrgFile; source: YamlSource };
 }
 
 export type Plain = Record<string, unknown>;

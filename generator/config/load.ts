@@ -34,8 +34,9 @@ export async function loadCatalogue(options: LoadOptions): Promise<Catalogue> {
   const { display } = read;
 
   // 2. The organisation file.
-  const orgSource = read.sources.get(ORG_FILE);
-  if (!read.names.includes(ORG_FILE)) {
+  const orgSource = options.org?.source ?? read.sources.get(ORG_FILE);
+  if (options.org) catalogue.org = options.org.model;
+  else if (!read.names.includes(ORG_FILE)) {
     diagnostics.push({ ...DIAGNOSTICS.orgMissing(ORG_FILE, display(options.sitesDir)), file: display(join(options.sitesDir, ORG_FILE)) });
   } else if (orgSource) {
     const parsed = parseWithWarnings(OrgFileSchema, orgSource.data, checks);

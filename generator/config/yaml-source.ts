@@ -2,7 +2,8 @@
  * YAML files parsed with source positions (eemeli/yaml's LineCounter and node
  * ranges), so that every diagnostic can point at file:line:col.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, isPair, visit, type Document, type Node } from "yaml";
+import { isDeepStrictEqual } from "node:util";
+import { Document, LineCounter, Pair, Scalar, YAMLMap, YAMLSeq, parseDocument, isMap, isSeq, isScalar, isPair, visit, type Node } from "yaml";
 import { codeFrame, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS, type DiagnosticBody } from "../diagnostics/diagnostics.js";
 
@@ -187,4 +188,67 @@ export function offsetOf(source: YamlSource, path: ReadonlyArray<PropertyKey>, p
 /** Whether the path exists in the file (all segments present). */
 export function hasPath(source: YamlSource, path: ReadonlyArray<PropertyKey>): boolean {
   return locate(source, path).depth === path.length;
+}
+
+/**
+ * What locate, offsetOf and hasPath read of a parsed file, as plain data: a
+ * map's pairs with a scalar key (the key as String, its offset, the value's
+ * tree), a list's items, any other node its offset (-1 without a range),
+ * null for no node. cached-load.ts keeps _org.yaml's in the config cache
+ * (issue #21: a one-site rebuild need not parse the organisation file again).
+ */
+export type PositionTree = null | number | { r: number; m: Array<[string, number, PositionTree]> } | { r: number; s: PositionTree[] };
+
+/** A clean file's data, line starts and position tree; undefined when its data would not survive JSON as it is (then it is parsed as before). */
+export interface CachedSource {
+  data: unknown;
+  lineStarts: number[];
+  tree: PositionTree;
+}
+
+const start = (node: { range?: unknown } | null | undefined) => (Array.isArray(node?.range) ? (node.range[0] as number) : -1);
+
+function treeOf(node: unknown): PositionTree {
+  if (node === null || node === undefined) return null;
+  if (isMap(node))
+    return {
+      r: start(node),
+      m: node.items.flatMap((p) =>
+        isPair(p) && isScalar(p.key) ? [[String(p.key.value), start(p.key as Node), treeOf(p.value)] as [string, number, PositionTree]] : [],
+      ),
+    };
+  if (isSeq(node)) return { r: start(node), s: node.items.map(treeOf) };
+  return start(node as Node);
+}
+
+export function cachedSourceOf(source: YamlSource): CachedSource | undefined {
+  const data: unknown = JSON.parse(JSON.stringify(source.data));
+  if (!isDeepStrictEqual(data, source.data)) return undefined;
+  return { data, lineStarts: [...source.lines.lineStarts], tree: treeOf(source.doc.contents) };
+}
+
+function nodeOf(tree: PositionTree): Node | null {
+  if (tree === null) return null;
+  const ranged = <T extends Node>(node: T, at: number): T => {
+    if (at >= 0) node.range = [at, at, at];
+    return node;
+  };
+  if (typeof tree === "number") return ranged(new Scalar(null), tree);
+  if ("m" in tree) {
+    const map = ranged(new YAMLMap(), tree.r);
+    for (const [key, at, value] of tree.m) map.items.push(new Pair(ranged(new Scalar(key), at), nodeOf(value)));
+    return map;
+  }
+  const seq = ranged(new YAMLSeq(), tree.r);
+  for (const item of tree.s) seq.items.push(nodeOf(item));
+  return seq;
+}
+
+/** A YamlSource from its cached parts, for locate, offsetOf, hasPath and positions: the same answers as the parsed file's. */
+export function sourceFromCache(file: string, text: string, cached: CachedSource): YamlSource {
+  const lines = new LineCounter();
+  for (const at of cached.lineStarts) lines.addNewLine(at);
+  const doc = new Document() as unknown as Document.Parsed;
+  doc.contents = nodeOf(cached.tree) as Document.Parsed["contents"];
+  return { file, text, doc, lines, data: cached.data };
 }

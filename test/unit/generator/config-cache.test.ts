@@ -11,6 +11,7 @@ import { computeRuntimeHash } from "../../../generator/bundle/hash.js";
 import { coreOf, inputsHashOf } from "../../../generator/bundle/plan.js";
 import { loadCatalogueCached } from "../../../generator/config/cached-load.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
+import { cachedSourceOf, hasPath, offsetOf, parseYamlSource, sourceFromCache, type YamlSource } from "../../../generator/config/yaml-source.js";
 import { copyCatalogue, REPO, tempDir } from "../../helpers/fs.js";
 
 vi.setConfig({ testTimeout: 180_000 });
@@ -61,7 +62,9 @@ describe("the config cache", () => {
     const go = join(sites, "go.yaml");
     writeFileSync(go, `${readFileSync(go, "utf8")}\ntiming:\n  pageLoad: 3456\n`);
     const changed = await load(sites, cache);
-    expect(changed).toMatchObject({ hits: siteFiles(sites) - 1, parsed: 1 });
+    // _org.yaml is not parsed again: its model and positions come from its entry (the budget's line below is read from them).
+    expect(changed).toMatchObject({ hits: siteFiles(sites) - 1, parsed: 1, orgFromCache: true });
+    expect(changed.catalogue.bundles.some((b) => b.site === "go" && b.budgetSource?.file.endsWith("_org.yaml"))).toBe(true);
     expect(changed.catalogue.bundles.filter((b) => b.site === "go").map((b) => b.config.timing.pageLoad)).toEqual(
       changed.catalogue.bundles.filter((b) => b.site === "go").map(() => 3456),
     );
@@ -96,5 +99,28 @@ describe("the config cache", () => {
     const invalid = await load(sites, cache);
     expect(invalid.catalogue.diagnostics.length).toBeGreaterThan(1);
     await expectSameAsYaml(sites, invalid);
+  });
+
+  it("_org.yaml's source from its entry answers every path and offset as the parsed file does", () => {
+    const text = readFileSync(join(REPO, "sites", "_org.yaml"), "utf8");
+    const { source } = parseYamlSource("sites/_org.yaml", text);
+    const cached = cachedSourceOf(source)!;
+    const rebuilt = sourceFromCache("sites/_org.yaml", text, JSON.parse(JSON.stringify(cached)) as typeof cached);
+    expect(rebuilt.data).toEqual(source.data);
+    // Every path of the data, and below each a key and an index that are missing.
+    const paths: PropertyKey[][] = [];
+    const walk = (value: unknown, path: PropertyKey[]) => {
+      paths.push(path, [...path, "missingKey"], [...path, 999]);
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+      else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+    };
+    walk(source.data, []);
+    expect(paths.length).toBeGreaterThan(500);
+    const answers = (s: YamlSource) =>
+      paths.map((p) => [hasPath(s, p), offsetOf(s, p, "key"), offsetOf(s, p, "value"), s.lines.linePos(offsetOf(s, p, "value"))]);
+    expect(answers(rebuilt)).toEqual(answers(source));
+    for (let at = 0; at <= text.length; at += 97) expect(rebuilt.lines.linePos(at)).toEqual(source.lines.linePos(at));
+    // Data that JSON would change (.inf) is not cached: such a file is parsed as before.
+    expect(cachedSourceOf(parseYamlSource("x.yaml", "a: .inf\n").source)).toBeUndefined();
   });
 });
