@@ -31,9 +31,8 @@ export function mergeInto<T extends Record<string, unknown>>(target: T, source: 
   if (!isPlain(source)) return target;
   const t = target as Record<string, unknown>;
   open.push(source);
-  // for-in over own keys: no list of the keys per object merged (issue #21).
-  for (const key in source) {
-    if (!Object.prototype.hasOwnProperty.call(source, key) || unsafeKey(key) || key === skip) continue;
+  for (const key of Object.keys(source)) {
+    if (unsafeKey(key) || key === skip) continue;
     const value = source[key];
     if (isPlain(value) && open.indexOf(value) < 0) {
       if (!isPlain(t[key]) || !Object.prototype.hasOwnProperty.call(t, key)) t[key] = {};

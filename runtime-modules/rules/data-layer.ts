@@ -63,7 +63,6 @@ export function createDataLayer(
   if (!Array.isArray(array)) win[name] = array = [];
   const state: Record<string, unknown> = {};
   const listeners: PushListener[] = [];
-  const open: unknown[] = [];
   let queue: unknown[] = [];
   let started = false;
   let busy = false;
@@ -77,9 +76,8 @@ export function createDataLayer(
     try {
       if (validate) validate(item, log);
       event = typeof item.event === "string" ? item.event : undefined;
-      // All keys but `event`, merged without a copy of the push, nor a list of open objects per push (issue #21).
-      open.length = 0;
-      mergeInto(state, item, open, "event");
+      // All keys but `event`, merged without a copy of the push (issue #21).
+      mergeInto(state, item, [], "event");
     } catch (e) {
       // A push whose data cannot be read (a throwing getter): skipped, the pushes after it go on.
       log.warn(DATA_LAYER_INVALID_PUSH, { push: errorText(e) });
