@@ -24,9 +24,11 @@ export interface DataElements {
   get(name: string): unknown;
   /**
    * The same elements for a rule run that a data-layer push triggered:
-   * `push:` sources read that push (elsewhere they have no value).
+   * `push:` sources read that push (elsewhere they have no value). `spare`, a
+   * scope forPush made that nothing holds any more, is pointed at this push
+   * instead of a new one made (issue #21).
    */
-  forPush(push: unknown): DataElements;
+  forPush(push: unknown, spare?: DataElements): DataElements;
   /** Replaces %name% tokens in a string. */
   resolve(text: string): string;
   /** Resolves tokens in every string of a value (objects and lists too). */
@@ -109,6 +111,9 @@ export function shapeValue(
   if (def.truncate) text = text.slice(0, def.truncate);
   return text;
 }
+
+/** A scope of createDataElements: the push its `push:` sources read. */
+type Scope = DataElements & { push: unknown };
 
 export function createDataElements(defs: Record<string, DataElement>, deps: DataElementDeps): DataElements {
   // Own entries only: a `%constructor%` or an element named `toString` is no Object.prototype member.
@@ -235,16 +240,19 @@ export function createDataElements(defs: Record<string, DataElement>, deps: Data
   const release = () => void (held = 0);
   const hold = () => ((held = ++holds), release);
 
-  // A scope per push (issue #21): only what reads the push is made afresh, three closures.
-  function scoped(push: unknown): DataElements {
-    return {
-      get: (name) => getAt(name, 0, push),
+  // A scope per push, or a spare one pointed at it (issue #21): its three closures read the push it holds.
+  function scoped(push: unknown, spare?: DataElements): DataElements {
+    if (spare) return (((spare as Scope).push = push), spare);
+    const scope: Scope = {
+      push,
+      get: (name) => getAt(name, 0, scope.push),
       forPush: scoped,
-      resolve: (text) => resolveAt(text, 0, push),
-      resolveDeep: (value) => resolveDeepAt(value, push),
+      resolve: (text) => resolveAt(text, 0, scope.push),
+      resolveDeep: (value) => resolveDeepAt(value, scope.push),
       newPageView,
       hold,
     };
+    return scope;
   }
 
   return scoped(undefined);

@@ -4,6 +4,7 @@ import { RULE_ACTION_FAILED, RULE_CONDITION_FAILED, STEP_TIMEOUT, STEP_WAITS_FOR
 import { errorText } from "../core/log";
 import { evaluate, type ConditionContext } from "./conditions";
 import { runAction, type ActionContext, type ConsentStep } from "./actions";
+import type { DataElements } from "./data-elements";
 
 export interface TriggerDetail {
   /** dataLayerPush: the event name; directCall: the call name; click/elementExists: the selector. */
@@ -76,6 +77,15 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
   const pushConditions: ConditionContext = { ...deps.conditions };
   /** The clock's reading at the end of the last rule's conditions when nothing has run since (the next rule's start), else -1. */
   let since = -1;
+  /**
+   * By firing depth (a fire from a firing's action is one deeper), the action
+   * context and push scope its next firing reuses (issue #21: none made per
+   * push). An action that returns a promise may read them later: its firing's
+   * are dropped (see runActions), the next firing at that depth makes its own.
+   */
+  const contexts: Array<ActionContext | undefined> = [];
+  const scopes: Array<DataElements | undefined> = [];
+  let depth = 0;
 
   /** Resolves to the step's value, or TIMED_OUT after `ms`. Rejects when the step fails. */
   function withTimeout(value: PromiseLike<unknown>, ms: number): Promise<unknown> {
@@ -157,6 +167,9 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
         if (watched()) report(rule, { event, action: i, actionType: action.type, outcome: "done" });
         continue;
       }
+      // The step may read its context and scope when it settles: not reused.
+      const k = contexts.indexOf(ctx);
+      if (k >= 0) contexts[k] = scopes[k] = undefined;
       const settled = withTimeout(result, timeout).then(
         (v) => {
           const outcome = v === TIMED_OUT ? "timed out" : "done";
@@ -211,9 +224,11 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       const rulesForEvent = byKey && byKey[detail.key ?? ""];
       if (!rulesForEvent) return;
       // A push's own fields (push: data elements) for its rules' conditions and actions, whenever the actions run:
-      // one scope per push, shared by the rules it triggers (it holds nothing but the push).
+      // one scope per push (the depth's spare, pointed at it), shared by the rules it triggers (it holds nothing but the push).
       const pushed = type === "dataLayerPush" || type === "dataOnly";
-      const dataElements = pushed ? deps.actions.dataElements.forPush(detail.data) : deps.actions.dataElements;
+      const d = depth;
+      const root = deps.actions.dataElements;
+      const dataElements = pushed ? (scopes[d] = root.forPush(detail.data, scopes[d])) : root;
       const conditions = pushed ? pushConditions : deps.conditions;
       // A push fired from another push's rules (not from the data layer, which queues it) gets the outer one's back after.
       const outer = pushConditions.dataElement;
@@ -221,11 +236,16 @@ export function createRuleEngine(rules: Rule[], deps: EngineDeps): RuleEngine {
       // The push's elements read once for all its rules while they run here (an action waiting for later reads afresh).
       const release = pushed && dataElements.hold ? dataElements.hold() : undefined;
       // One context for the actions of the firing's rules (its rule set as each runs; a wait copies it: see runActions).
-      const ctx: ActionContext = { ...deps.actions, dataElements, element: detail.element, rule: undefined, log };
+      const ctx = contexts[d] || (contexts[d] = { ...deps.actions, log });
+      ctx.dataElements = dataElements;
+      ctx.element = detail.element;
+      ctx.rule = undefined;
       since = -1;
+      depth++;
       try {
         for (const rule of rulesForEvent) run(rule, type, conditions, ctx);
       } finally {
+        depth = d;
         since = -1;
         pushConditions.dataElement = outer;
         if (release) release();

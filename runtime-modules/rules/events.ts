@@ -5,7 +5,7 @@ import { onDomReady } from "../core/dom-ready";
 import { errorText } from "../core/log";
 import { RULE_ACTION_FAILED } from "../core/messages";
 import type { DataLayer } from "./data-layer";
-import { eventKey, type RuleEngine } from "./engine";
+import { eventKey, type RuleEngine, type TriggerDetail } from "./engine";
 
 export interface EventSources {
   win: Window;
@@ -188,7 +188,14 @@ export function noPush(engine: RuleEngine, src: EventSources): void {
  */
 export function connectEvents(engine: RuleEngine, src: EventSources): (name: string, detail?: unknown) => void {
   const { doc, win } = src;
-  src.dataLayer.on((push, event) => (event === undefined ? engine.fire("dataOnly", { data: push }) : engine.fire("dataLayerPush", { key: event, data: push })));
+  // One detail for every push, read as its firing starts (issue #21: none made per push); the push not kept after.
+  const pushed: TriggerDetail = {};
+  src.dataLayer.on((push, event) => {
+    pushed.key = event;
+    pushed.data = push;
+    engine.fire(event === undefined ? "dataOnly" : "dataLayerPush", pushed);
+    pushed.data = undefined;
+  });
 
   // In the table's order (the schema's: domReady, windowLoaded, click, routeChange, elementExists, timer, noPush).
   for (const type of Object.keys(src.table) as SourcedEvent[]) if (engine.listens(type).length) src.table[type]!(engine, src);

@@ -21,6 +21,8 @@ function setup(
     /** Monitor.on: whether a monitor listens (without it, every rule event is built). */
     monitorOn?: () => boolean;
     now?: () => number;
+    /** Action functions in place of the bundle's (a spy). */
+    actions?: Partial<ReturnType<typeof allRuleFeatures>["actions"]>;
   } = {},
 ) {
   const calls: string[] = [];
@@ -69,7 +71,7 @@ function setup(
       pushDataLayer: (data) => void calls.push(`push:${JSON.stringify(data)}`),
       commands: { chat: { open: (...args: unknown[]) => (extra.command ?? (() => calls.push("open")))(...args) } },
       doc: {} as Document,
-      table: allRuleFeatures().actions,
+      table: { ...allRuleFeatures().actions, ...extra.actions },
     },
     log,
     monitor: { emit: (type, detail) => void events.push({ type, ...detail }), on: extra.monitorOn },
@@ -499,5 +501,75 @@ describe("one push's rules share its data-layer and push reads (issue #21, rule-
     expect(reads).toEqual(["v"]);
     engine.fire("dataLayerPush", { key: "e", data: { event: "e" } });
     expect(reads).toEqual(["v", "v"]);
+  });
+});
+
+// Issue #21: a firing reuses the action context and push scope of the last firing at its depth, unless an action of
+// that firing returned a promise (it may read them when it settles); a fire from an action is one deeper, with its own.
+describe("a context per firing depth, reused", () => {
+  const onPush = (r: Record<string, unknown>) => rule({ events: [{ type: "dataLayerPush", event: "e" }], ...r });
+
+  it("pushes whose actions return nothing share one context; each push's rules read that push, the next rule the same", () => {
+    const seen: unknown[] = [];
+    const original = allRuleFeatures().actions.pushDataLayer!;
+    const { engine, calls } = setup(
+      [
+        onPush({ id: "a", order: 0, actions: [{ type: "pushDataLayer", data: { a: "%id%" } }] }),
+        onPush({ id: "b", order: 10, actions: [{ type: "pushDataLayer", data: { b: "%id%" } }] }),
+      ],
+      { elements: { id: { push: "id" } }, actions: { pushDataLayer: (action, ctx) => (seen.push(ctx, ctx.dataElements), original(action, ctx)) } },
+    );
+    for (const id of [1, 2, 3]) engine.fire("dataLayerPush", { key: "e", data: { event: "e", id } });
+    expect(calls).toEqual(['push:{"a":"1"}', 'push:{"b":"1"}', 'push:{"a":"2"}', 'push:{"b":"2"}', 'push:{"a":"3"}', 'push:{"b":"3"}']);
+    expect(new Set(seen.filter((_, i) => i % 2 === 0)).size).toBe(1);
+    expect(new Set(seen.filter((_, i) => i % 2 === 1)).size).toBe(1);
+  });
+
+  it('"Tags load after the consent banner closes": a tag that waits for consent loads with its own push\'s values and rule, after later pushes reused the context', async () => {
+    const loads: Array<() => void> = [];
+    const sources: string[] = [];
+    const { engine, calls } = setup(
+      [
+        onPush({
+          id: "tag",
+          order: 0,
+          conditions: [{ type: "dataElement", name: "id", equals: 1 }],
+          actions: [{ type: "loadScript", src: "https://t.example/%id%.js", consent: "performance" }],
+        }),
+        onPush({ id: "note", order: 10, actions: [{ type: "pushDataLayer", data: { id: "%id%" } }] }),
+      ],
+      {
+        elements: { id: { push: "id" } },
+        whenTagAllowed: (tag, _category, load) => void loads.push(() => (sources.push(tag), load())),
+        loadScript: ((src: string) => (sources.push(src), Promise.resolve())) as unknown as () => Promise<void>,
+      },
+    );
+    for (const id of [1, 2, 3]) engine.fire("dataLayerPush", { key: "e", data: { event: "e", id } });
+    expect(calls).toEqual(['push:{"id":"1"}', 'push:{"id":"2"}', 'push:{"id":"3"}']);
+    expect(loads).toHaveLength(1);
+    loads[0]();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sources).toEqual(["tag", "https://t.example/1.js"]);
+  });
+
+  it("a fire from an action (a direct call) gets its own context: the outer push's later actions still read the outer push", () => {
+    let engine!: ReturnType<typeof setup>["engine"];
+    const made = setup(
+      [
+        onPush({
+          id: "outer",
+          order: 0,
+          actions: [
+            { type: "command", module: "chat", name: "open" },
+            { type: "pushDataLayer", data: { outer: "%id%" } },
+          ],
+        }),
+        rule({ id: "inner", events: [{ type: "dataLayerPush", event: "inner" }], actions: [{ type: "pushDataLayer", data: { inner: "%id%" } }] }),
+      ],
+      { elements: { id: { push: "id" } }, command: () => engine.fire("dataLayerPush", { key: "inner", data: { event: "inner", id: 99 } }) },
+    );
+    engine = made.engine;
+    for (const id of [1, 2]) engine.fire("dataLayerPush", { key: "e", data: { event: "e", id } });
+    expect(made.calls).toEqual(['push:{"inner":"99"}', 'push:{"outer":"1"}', 'push:{"inner":"99"}', 'push:{"outer":"2"}']);
   });
 });
