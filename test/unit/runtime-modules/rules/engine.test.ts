@@ -201,11 +201,9 @@ describe("wait-before-next and timeouts", () => {
     expect(calls).toEqual([]);
   });
 
-  // The rule engine times a rule's conditions together (two clock readings per rule, issue #21): a rule whose
-  // conditions ran past the limit counts as failed at the condition its evaluation stopped at.
-  it('"timeout error when a condition or action exceeds its limit": a condition past 2000 ms fails its rule, which does not fire; other rules go on', () => {
-    // A data element whose read takes 2001 ms of the (faked) clock; another that takes 1999 ms.
-    const state = {
+  /** A data layer whose `slow` read takes 2001 ms of the (faked) clock and whose `almost` read takes 1999 ms. */
+  function slowState() {
+    return {
       get slow() {
         vi.setSystemTime(Date.now() + 2001);
         return "x";
@@ -216,6 +214,12 @@ describe("wait-before-next and timeouts", () => {
       },
       kind: "k1",
     };
+  }
+
+  // The rule engine times a rule's conditions together (two clock readings per rule, issue #21): a rule whose
+  // conditions ran past the limit counts as failed at the condition its evaluation stopped at.
+  it('"timeout error when a condition or action exceeds its limit": a condition past 2000 ms fails its rule, which does not fire; other rules go on', () => {
+    const state = slowState();
     const { engine, calls, logs, events } = setup(
       [
         rule({ id: "ok", order: 0, conditions: [{ type: "dataElement", name: "kind", equals: "k1" }], actions: [push("ok")] }),
@@ -256,17 +260,7 @@ describe("wait-before-next and timeouts", () => {
   // Issue #21: the clock reading at the end of a skipped rule's conditions is the next rule's start; after a rule that
   // fired (its actions ran meanwhile) the next rule's start is read afresh, so an action's time never counts as a condition's.
   it("\"timeout error when a condition or action exceeds its limit\": a rule is timed from its own conditions' start, not from an earlier rule's", () => {
-    const state = {
-      get slow() {
-        vi.setSystemTime(Date.now() + 2001);
-        return "x";
-      },
-      get almost() {
-        vi.setSystemTime(Date.now() + 1999);
-        return "x";
-      },
-      kind: "k1",
-    };
+    const state = slowState();
     const { engine, calls, logs } = setup(
       [
         // Its synchronous action takes 1500 ms, the next rule's conditions 1999: within the limit each.
