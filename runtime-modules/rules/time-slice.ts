@@ -3,7 +3,7 @@ export const SLICE_MS = 8;
 
 interface SchedulerWindow {
   performance?: { now(): number };
-  scheduler?: { postTask?(fn: () => void, options?: { priority?: string }): unknown };
+  scheduler?: { yield?(): PromiseLike<unknown> };
   navigator?: { scheduling?: { isInputPending?(): boolean } };
   MessageChannel?: typeof MessageChannel;
   setTimeout?(fn: () => void, ms: number): unknown;
@@ -15,7 +15,10 @@ export interface TimeSlice {
   /** A piece of our work starts: its time counts against this task's share until end(). */
   begin(): void;
   end(): void;
-  /** Runs fn in a later task: scheduler.postTask, else a MessageChannel message, else setTimeout 0. */
+  /**
+   * Runs fn in a later task: scheduler.yield()'s continuation (input and rendering go first, the page's other tasks
+   * after: issue #21, no gap between slices), else a MessageChannel message, else setTimeout 0.
+   */
   later(fn: () => void): void;
 }
 
@@ -76,7 +79,7 @@ export function createTimeSlice(win: SchedulerWindow, budget = SLICE_MS): TimeSl
     },
     later(fn) {
       const s = win.scheduler;
-      if (s && typeof s.postTask === "function") return void s.postTask(fn, { priority: "user-visible" });
+      if (s && typeof s.yield === "function") return void s.yield().then(fn);
       if (win.MessageChannel) {
         if (!channel) {
           channel = new win.MessageChannel();

@@ -19,7 +19,7 @@ function page() {
     kiwiDataLayer: [],
     document: doc,
     performance: { now: () => clock },
-    scheduler: { postTask: (fn: () => void) => void tasks.push(fn) },
+    scheduler: { yield: () => ({ then: (fn: () => void) => void tasks.push(fn) }) },
     addEventListener: (type: string, fn: () => void) => void (listeners[type] ||= []).push(fn),
   };
   const log = { enabled: false, debug() {}, info() {}, warn() {}, error() {} };
@@ -93,7 +93,7 @@ describe("time-sliced data-layer processing (issue #22: no long task from a burs
     const win: Record<string, unknown> = {
       kiwiDataLayer: [],
       performance: { now: () => (reads++, clock) },
-      scheduler: { postTask: (fn: () => void) => void tasks.push(fn) },
+      scheduler: { yield: () => ({ then: (fn: () => void) => void tasks.push(fn) }) },
     };
     const dl = createDataLayer(win, "kiwiDataLayer", { enabled: false, debug() {}, info() {}, warn() {}, error() {} }, { emit() {} });
     let seen = 0;
@@ -129,6 +129,35 @@ describe("time-sliced data-layer processing (issue #22: no long task from a burs
     for (let i = 0; i < 320; i++) expect(slice.spent()).toBe(false);
     expect(reads).toBe(10);
     slice.end();
+  });
+
+  it("the rest goes to scheduler.yield()'s continuation where the browser has it (no gap between slices, issue #21), else a MessageChannel message, else setTimeout 0", async () => {
+    const order: string[] = [];
+    const yielded = createTimeSlice({ scheduler: { yield: () => Promise.resolve() }, setTimeout: () => order.push("timeout") });
+    yielded.later(() => order.push("yield"));
+    await Promise.resolve();
+    expect(order).toEqual(["yield"]);
+    const channels: Array<{ port1: { onmessage?: () => void } }> = [];
+    let posted = 0;
+    class Channel {
+      port1: { onmessage?: () => void } = {};
+      port2 = { postMessage: () => void posted++ };
+      constructor() {
+        channels.push(this);
+      }
+    }
+    const channel = createTimeSlice({ scheduler: {}, MessageChannel: Channel as unknown as typeof MessageChannel });
+    channel.later(() => order.push("message 1"));
+    channel.later(() => order.push("message 2"));
+    expect([channels.length, posted]).toEqual([1, 2]);
+    channels[0].port1.onmessage!();
+    channels[0].port1.onmessage!();
+    expect(order).toEqual(["yield", "message 1", "message 2"]);
+    const timers: Array<() => void> = [];
+    createTimeSlice({ setTimeout: (fn: () => void) => void timers.push(fn) }).later(() => order.push("timeout"));
+    expect(timers).toHaveLength(1);
+    timers[0]();
+    expect(order).toEqual(["yield", "message 1", "message 2", "timeout"]);
   });
 
   it("property: any interleaving of bursts and task ends processes every push once, in push order, never more than the budget per task", async () => {
