@@ -4,13 +4,12 @@ export const SLICE_MS = 8;
 interface SchedulerWindow {
   performance?: { now(): number };
   scheduler?: { yield?(): PromiseLike<unknown> };
-  navigator?: { scheduling?: { isInputPending?(): boolean } };
   MessageChannel?: typeof MessageChannel;
   setTimeout?(fn: () => void, ms: number): unknown;
 }
 
 export interface TimeSlice {
-  /** Whether this task has had its share of our processing (or, past 1 ms, input is waiting): the rest goes later. */
+  /** Whether this task has had its share of our processing: the rest goes later. */
   spent(): boolean;
   /** A piece of our work starts: its time counts against this task's share until end(). */
   begin(): void;
@@ -31,8 +30,6 @@ export interface TimeSlice {
  */
 export function createTimeSlice(win: SchedulerWindow, budget = SLICE_MS): TimeSlice {
   const perf = win.performance;
-  // Read once (through the window proxy each read cost more than the clock; issue #21).
-  const s = win.navigator && win.navigator.scheduling;
   let used = 0;
   let since = -1;
   /** In a piece: the spent() calls so far (one per piece of work done), and how many more answer "no" without the clock. */
@@ -57,7 +54,8 @@ export function createTimeSlice(win: SchedulerWindow, budget = SLICE_MS): TimeSl
       const t = used + ran;
       // At most 31 unchecked (a clock too coarse to see one push's time says 0 ms).
       if (since >= 0 && t < budget) skip = Math.min(31, ((budget - t) * calls) / ran / 2) | 0;
-      return t >= budget || (t > 1 && !!s && typeof s.isInputPending === "function" && s.isInputPending());
+      // No navigator.scheduling.isInputPending(): it cost more than the clock (issue #21), and input waits for one slice at most.
+      return t >= budget;
     },
     begin() {
       if (!perf) return;
