@@ -1,0 +1,88 @@
+/**
+ * Issue #21, "at 600 sites, … a one-site rebuild … under 1.0 s": a config
+ * cache miss runs the YAML loader and the checks from one file,
+ * build/generator/config/load.bundle.cjs with V8's code cache of it
+ * (scripts/bundle-config.js, run by `npm run compile`), instead of importing
+ * their ~160 modules. The bundle must be the same code: the catalogue it
+ * loads, diagnostics included, is the one the modules load, with its code
+ * cache and without; and it is used only while it is newer than every file
+ * it was made of (generator/config/load-entry.ts).
+ */
+import { copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { MODULE_NAMES } from "../../../generator/bundle/build.js";
+import { freshBundle, runBundle, type ConfigLoader } from "../../../generator/config/load-entry.js";
+import { loadCatalogue } from "../../../generator/config/load.js";
+import { parseYamlSource } from "../../../generator/config/yaml-source.js";
+import { REPO, SITES, tempDir } from "../../helpers/fs.js";
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const BUNDLE = join(REPO, "build", "generator", "config", "load.bundle.cjs");
+/** The largest shipped site files (and _org.yaml), copied. */
+const SOME = ["apclassroom.yaml", "k12reports.yaml", "bigfuture.yaml"];
+function someSites(): string {
+  const dir = tempDir("bundle-sites");
+  for (const file of ["_org.yaml", ...SOME]) copyFileSync(join(SITES, file), join(dir, file));
+  return dir;
+}
+
+/** The bundle as the CLI runs it: with its code cache (which V8 must accept: made by the same Node), and without. */
+function bundled(cache = true): ConfigLoader {
+  const { loader, script } = runBundle(pathToFileURL(BUNDLE), cache ? readFileSync(join(BUNDLE, "..", "load.bundle.cache")) : undefined);
+  if (cache) expect(script.cachedDataRejected).toBe(false);
+  return loader;
+}
+
+describe("the config loader in one file (load.bundle.cjs)", () => {
+  it("npm run compile wrote it, and it is fresh: newer than every compiled module and package file it holds", () => {
+    expect(freshBundle(pathToFileURL(BUNDLE))).toEqual(pathToFileURL(BUNDLE));
+  });
+
+  it("loads shipped sites exactly as the modules do (their largest files: rules, data elements, tags, feature modules)", async () => {
+    const sites = someSites();
+    const expected = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+    expect(expected.diagnostics).toEqual([]);
+    expect(expected.bundles.length).toBeGreaterThanOrEqual(SOME.length * 3);
+    expect(await bundled().loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
+    expect(await bundled(false).loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
+  });
+
+  it("gives the modules' diagnostics for broken files: YAML, schema, codes across files, and a command the module's manifest lacks", async () => {
+    const { loadCatalogue: fromBundle, parseYamlSource: parseFromBundle } = bundled();
+    const sites = someSites();
+    const ap = join(sites, "apclassroom.yaml");
+    writeFileSync(ap, readFileSync(ap, "utf8").replace("name: guidedHelpIdentify", "name: guidedHelpIdentifyy"));
+    writeFileSync(join(sites, "copy.yaml"), `${readFileSync(join(sites, "bigfuture.yaml"), "utf8")}\ntiming:\n  failover: 10\n`);
+    writeFileSync(join(sites, "broken.yaml"), "code: [1\n");
+    const expected = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+    expect(new Set(expected.diagnostics.map((d) => d.code))).toEqual(
+      new Set(["CONFIG_UNKNOWN_COMMAND", "CONFIG_OUT_OF_RANGE", "CONFIG_CODE_MISMATCH", "CONFIG_DUPLICATE_SITE", "CONFIG_HOST_CONFLICT", "YAML_SYNTAX"]),
+    );
+    expect(await fromBundle({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
+    expect(parseFromBundle("x.yaml", "a: [1\n").diagnostics).toEqual(parseYamlSource("x.yaml", "a: [1\n").diagnostics);
+  });
+
+  it("is used only while no file it was made of is newer, and not without its list of them", () => {
+    const dir = tempDir("bundle-fresh");
+    mkdirSync(join(dir, "in"));
+    const bundle = join(dir, "load.bundle.cjs");
+    const input = join(dir, "in", "load.js");
+    writeFileSync(input, "");
+    writeFileSync(bundle, "");
+    const url = pathToFileURL(bundle);
+    expect(freshBundle(url)).toBeUndefined();
+    writeFileSync(join(dir, "load.bundle.inputs.json"), JSON.stringify(["in/load.js"]));
+    utimesSync(input, 1000, 1000);
+    utimesSync(bundle, 2000, 2000);
+    expect(freshBundle(url)).toEqual(url);
+    // A tsc run (or a package update) without the bundling step: the module is newer than the bundle.
+    utimesSync(input, 3000, 3000);
+    expect(freshBundle(url)).toBeUndefined();
+    utimesSync(input, 1000, 1000);
+    writeFileSync(join(dir, "load.bundle.inputs.json"), JSON.stringify(["in/load.js", "in/gone.js"]));
+    expect(freshBundle(url)).toBeUndefined();
+  });
+});
