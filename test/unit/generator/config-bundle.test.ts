@@ -8,7 +8,7 @@
  * cache and without; and it is used only while it is newer than every file
  * it was made of (generator/config/load-entry.ts).
  */
-import { copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it, vi } from "vitest";
@@ -21,6 +21,15 @@ import { REPO, SITES, tempDir } from "../../helpers/fs.js";
 vi.setConfig({ testTimeout: 120_000 });
 
 const BUNDLE = join(REPO, "build", "generator", "config", "load.bundle.cjs");
+/** Bad-config fixtures (test/fixtures/bad-configs/NAME, over _base) whose diagnostics come from the parts a bundle could get wrong. */
+const FIXTURES = [
+  "01-yaml-bad-indentation",
+  "97-unsafe-regex-catastrophic-backtracking",
+  "98-regex-slash-wrapped-warning",
+  "63-unknown-command",
+  "68-unknown-provided-value",
+];
+
 /** The largest shipped site files (and _org.yaml), copied. */
 const SOME = ["apclassroom.yaml", "k12reports.yaml", "bigfuture.yaml"];
 function someSites(): string {
@@ -63,6 +72,18 @@ describe("the config loader in one file (load.bundle.cjs)", () => {
     );
     expect(await fromBundle({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
     expect(parseFromBundle("x.yaml", "a: [1\n").diagnostics).toEqual(parseYamlSource("x.yaml", "a: [1\n").diagnostics);
+  });
+
+  it("gives the modules' diagnostics for bad-config fixtures: YAML, an unsafe regex (recheck, required from the bundle's folder), a warning, an unknown command and provided value", async () => {
+    const fixtures = join(REPO, "test", "fixtures", "bad-configs");
+    for (const name of FIXTURES) {
+      const sites = tempDir("bundle-fixture");
+      for (const dir of [join(fixtures, "_base"), join(fixtures, name)])
+        for (const file of readdirSync(dir)) if (file.endsWith(".yaml")) copyFileSync(join(dir, file), join(sites, file));
+      const expected = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+      expect(expected.diagnostics.length, name).toBeGreaterThan(0);
+      expect(await bundled().loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES }), name).toEqual(expected);
+    }
   });
 
   it("is used only while no file it was made of is newer, and not without its list of them", () => {
