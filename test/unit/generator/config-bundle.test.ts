@@ -24,6 +24,8 @@ const BUNDLE = join(REPO, "build", "generator", "config", "load.bundle.cjs");
 /** Bad-config fixtures (test/fixtures/bad-configs/NAME, over _base) whose diagnostics come from the parts a bundle could get wrong. */
 const FIXTURES = [
   "01-yaml-bad-indentation",
+  "31-duplicate-code-and-mismatch",
+  "32-host-claimed-by-two-sites",
   "97-unsafe-regex-catastrophic-backtracking",
   "98-regex-slash-wrapped-warning",
   "63-unknown-command",
@@ -59,22 +61,7 @@ describe("the config loader in one file (load.bundle.cjs)", () => {
     expect(await bundled(false).loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
   });
 
-  it("gives the modules' diagnostics for broken files: YAML, schema, codes across files, and a command the module's manifest lacks", async () => {
-    const { loadCatalogue: fromBundle, parseYamlSource: parseFromBundle } = bundled();
-    const sites = someSites();
-    const ap = join(sites, "apclassroom.yaml");
-    writeFileSync(ap, readFileSync(ap, "utf8").replace("name: guidedHelpIdentify", "name: guidedHelpIdentifyy"));
-    writeFileSync(join(sites, "copy.yaml"), `${readFileSync(join(sites, "bigfuture.yaml"), "utf8")}\ntiming:\n  failover: 10\n`);
-    writeFileSync(join(sites, "broken.yaml"), "code: [1\n");
-    const expected = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
-    expect(new Set(expected.diagnostics.map((d) => d.code))).toEqual(
-      new Set(["CONFIG_UNKNOWN_COMMAND", "CONFIG_OUT_OF_RANGE", "CONFIG_CODE_MISMATCH", "CONFIG_DUPLICATE_SITE", "CONFIG_HOST_CONFLICT", "YAML_SYNTAX"]),
-    );
-    expect(await fromBundle({ sitesDir: sites, moduleNames: MODULE_NAMES })).toEqual(expected);
-    expect(parseFromBundle("x.yaml", "a: [1\n").diagnostics).toEqual(parseYamlSource("x.yaml", "a: [1\n").diagnostics);
-  });
-
-  it("gives the modules' diagnostics for bad-config fixtures: YAML, an unsafe regex (recheck, required from the bundle's folder), a warning, an unknown command and provided value", async () => {
+  it("gives the modules' diagnostics for bad-config fixtures: YAML, codes and hosts across files, an unsafe regex (recheck, required from the bundle's folder), a warning, an unknown command and provided value", async () => {
     const fixtures = join(REPO, "test", "fixtures", "bad-configs");
     for (const name of FIXTURES) {
       const sites = tempDir("bundle-fixture");
@@ -84,6 +71,7 @@ describe("the config loader in one file (load.bundle.cjs)", () => {
       expect(expected.diagnostics.length, name).toBeGreaterThan(0);
       expect(await bundled().loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES }), name).toEqual(expected);
     }
+    expect(bundled().parseYamlSource("x.yaml", "a: [1\n").diagnostics).toEqual(parseYamlSource("x.yaml", "a: [1\n").diagnostics);
   });
 
   it("is used only while no file it was made of is newer, and not without its list of them", () => {
