@@ -15,7 +15,7 @@
 // shares one zod with them; a registry with a problem writes no bundle, and
 // the CLI loads the modules one by one, as before.
 //   node scripts/bundle-config.js       writes the bundle (or removes a stale one)
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -94,18 +94,21 @@ async function main() {
   // functions a config load runs are compiled already. V8 rejects a cache of another V8 version or flags, and then compiles as without.
   const { runBundle } = await import(pathToFileURL(join(configDir, "load-entry.js")).href);
   const { loader, script } = runBundle(pathToFileURL(BUNDLE));
+  // The load runs whatever the catalogue holds (a broken shipped site is the build's to report, not the compile's): its diagnostics run code too.
   const sites = mkdtempSync(join(tmpdir(), "sitetags-bundle-config-"));
   try {
-    for (const file of ["_org.yaml", "bigfuture.yaml"]) copyFileSync(join(root, "sites", file), join(sites, file));
+    for (const file of ["_org.yaml", "bigfuture.yaml"]) if (existsSync(join(root, "sites", file))) copyFileSync(join(root, "sites", file), join(sites, file));
     const { MODULE_NAMES } = await import(pathToFileURL(join(configDir, "module-names.js")).href);
-    const catalogue = await loader.loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
-    const { cachedSourceOf, parseYamlSource } = loader;
-    cachedSourceOf(parseYamlSource("_org.yaml", readFileSync(join(sites, "_org.yaml"), "utf8")).source);
-    if (catalogue.diagnostics.some((d) => d.severity === "error")) throw new Error("bundle-config: the shipped sites do not load");
+    await loader.loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+    if (existsSync(join(sites, "_org.yaml"))) loader.cachedSourceOf(loader.parseYamlSource("_org.yaml", readFileSync(join(sites, "_org.yaml"), "utf8")).source);
   } finally {
     rmSync(sites, { recursive: true, force: true });
   }
   writeFileSync(CODE_CACHE, script.createCachedData());
 }
 
-await main();
+// A bundle that cannot be made is no failed compile: the CLI imports the modules one by one as before, and the config-bundle test fails.
+await main().catch((err) => {
+  for (const file of [BUNDLE, INPUTS, CODE_CACHE]) rmSync(file, { force: true });
+  process.stderr.write(`bundle-config: no bundle (${err instanceof Error ? err.message : String(err)}): the CLI loads the config modules one by one\n`);
+});
