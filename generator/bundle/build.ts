@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { coreOf, inputsHashOf, MODULE_NAMES, piecesOf, rememberCores, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
-import { takeStampInputsKey, writeStamp } from "./stamp.js";
+import { takeStampedManifest, takeStampInputsKey, writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
 export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
@@ -106,6 +106,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   } catch {
     stampInputs = undefined;
   }
+  // The manifest as the CLI's replay found it a moment ago, every file it names present (stamp.ts), else read below.
+  const stampedManifest = takeStampedManifest(stampInput);
 
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
@@ -129,8 +131,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 2. Plan: which bundles can be reused as they are, which pieces need compiling.
   const selected = selectBundles(catalogue.bundles, options);
-  const previous = options.force ? { bundles: [] } : await readManifest(outDir);
-  const plan = planBundles(selected, runtimeHash, previous, outDir, inputsHashes);
+  const handed = stamping && !options.force ? stampedManifest : undefined;
+  const previous = options.force ? { bundles: [] } : (handed ?? (await readManifest(outDir)));
+  const plan = planBundles(selected, runtimeHash, previous, outDir, inputsHashes, handed !== undefined);
   const { set, missing } = await cachedPieces(plan, { cacheDir, runtimeHash });
   // A reused bundle's bytes per piece: recorded by the build that linked it (same inputsHash, same bytes), else measured by linking it again.
   const knownBytes = await readModuleBytes(cacheDir);

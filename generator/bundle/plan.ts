@@ -97,13 +97,18 @@ export interface Plan {
   reused: Array<{ bundle: ResolvedBundle; old: ManifestEntry }>;
 }
 
-/** Which selected bundles are reused as they are (same inputs as the manifest's entry, files present) and which are built. `known`: inputsHashes already computed (the config cache's). */
+/**
+ * Which selected bundles are reused as they are (same inputs as the manifest's entry, files present) and which are built. `known`:
+ * inputsHashes already computed (the config cache's). `filesPresent`: every file `previous` names was found a moment ago (the CLI's replay,
+ * stamp.ts takeStampedManifest), so they are not looked for again.
+ */
 export function planBundles(
   selected: ResolvedBundle[],
   runtimeHash: string,
   previous: Manifest,
   outDir: string,
   known?: ReadonlyMap<ResolvedBundle, string>,
+  filesPresent = false,
 ): Plan {
   const previousByKey = new Map(previous.bundles.map((b) => [`${b.site}/${b.env}`, b]));
   const plan: Plan = { toBuild: [], reused: [] };
@@ -113,9 +118,8 @@ export function planBundles(
     if (
       old &&
       old.inputsHash === inputsHash &&
-      existsSync(join(outDir, old.file)) &&
-      existsSync(join(outDir, old.alias)) &&
-      (!old.deferred || existsSync(join(outDir, old.deferred.file)))
+      (filesPresent ||
+        (existsSync(join(outDir, old.file)) && existsSync(join(outDir, old.alias)) && (!old.deferred || existsSync(join(outDir, old.deferred.file)))))
     )
       plan.reused.push({ bundle, old });
     else plan.toBuild.push({ bundle, inputsHash });

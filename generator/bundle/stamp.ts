@@ -86,9 +86,10 @@ export function takeStampInputsKey(input: StampInput): string {
 
 /**
  * The key of the build's inputs (stampInputsKey: as they are now, or as a build found them when it started) and of its outputs as they are
- * now, with the manifest; undefined when there is no manifest or a file it names is missing.
+ * now, with the manifest; undefined when there is no manifest or a file it names (a bundle, its alias, its deferred file) is missing.
+ * `checkFiles` false: the caller knows they are there (writeStamp, after the build's commit; a replay checks them again in any case).
  */
-export function stampKey(input: StampInput, inputsKey?: string): { key: string; manifest: Manifest } | undefined {
+export function stampKey(input: StampInput, inputsKey?: string, checkFiles = true): { key: string; manifest: Manifest; manifestText: string } | undefined {
   const { outDir } = input;
   let manifestText: string;
   let manifest: Manifest;
@@ -99,21 +100,41 @@ export function stampKey(input: StampInput, inputsKey?: string): { key: string; 
     return undefined;
   }
   if (!Array.isArray(manifest.bundles) || manifest.shard) return undefined;
-  for (const b of manifest.bundles) if (!existsSync(join(outDir, b.file)) || !existsSync(join(outDir, b.alias))) return undefined;
+  if (checkFiles)
+    for (const b of manifest.bundles)
+      if (!existsSync(join(outDir, b.file)) || !existsSync(join(outDir, b.alias)) || (b.deferred && !existsSync(join(outDir, b.deferred.file))))
+        return undefined;
   const key = createHash("sha256")
     .update(`${inputsKey ?? stampInputsKey(input)}\0${manifestText}`)
     .digest("hex");
-  return { key, manifest };
+  return { key, manifest, manifestText };
 }
+
+/** The manifest readStamp found, every file it names present, for the build that follows its miss in this process (takeStampedManifest). */
+let lastManifest: { input: string; manifest: Manifest } | undefined;
+
+/**
+ * The previous manifest for a build that starts now, when the CLI's replay read it a moment ago and found every file it names (bundle,
+ * alias, deferred file) present: the build's plan then need not look for them again (issue #21: at 600 sites the replay, the plan and the
+ * stamp looked for the same 6,840 files, each in turn). Taken once; undefined otherwise.
+ */
+export function takeStampedManifest(input: StampInput): Manifest | undefined {
+  const handed = lastManifest;
+  lastManifest = undefined;
+  return handed && handed.input === inputId(input) ? handed.manifest : undefined;
+}
+
+/** The key at the start of stamp.json as writeStamp writes it (JSON.stringify keeps the key order), so that a miss parses nothing more. */
+const STORED_KEY = /^\{"key":"([0-9a-f]{64})",/;
 
 /**
  * The stamped result when the stamp's key is the key of things as they are now. `handOver`: the build runs next in this process when the
  * stamp misses (bin/sitetags.js), so it may take the inputs' key computed here (takeStampInputsKey).
  */
 export async function readStamp(input: StampInput, handOver = false): Promise<(StampedResult & { manifest: Manifest }) | undefined> {
-  let stored: { key: string; result: StampedResult };
+  let text: string;
   try {
-    stored = JSON.parse(await readFile(stampFile(input.cacheDir), "utf8")) as typeof stored;
+    text = await readFile(stampFile(input.cacheDir), "utf8");
   } catch {
     return undefined;
   }
@@ -125,13 +146,27 @@ export async function readStamp(input: StampInput, handOver = false): Promise<(S
   } catch {
     return undefined;
   }
-  return now && stored.key === now.key ? { ...stored.result, manifest: now.manifest } : undefined;
+  if (!now) return undefined;
+  if (handOver) lastManifest = { input: inputId(input), manifest: now.manifest };
+  // A miss (the usual case when this runs: something changed) reads the key only, not the 1.5 MB result of 600 sites.
+  const keyAtStart = STORED_KEY.exec(text.slice(0, 80))?.[1];
+  if (keyAtStart !== undefined && keyAtStart !== now.key) return undefined;
+  let stored: { key: string; result: StampedResult };
+  try {
+    stored = JSON.parse(text) as typeof stored;
+  } catch {
+    return undefined;
+  }
+  if (stored.key !== now.key) return undefined;
+  if (handOver) lastManifest = lastInputsKey = undefined;
+  return { ...stored.result, manifest: now.manifest };
 }
 
 /** Remembers a successful build (`inputsKey`: stampInputsKey as the build started; by default as things are now): its reports as a rebuild with nothing changed reports them (reused, as its manifest says). A stamp that cannot be written is only slower next time. */
 export async function writeStamp(input: StampInput, result: StampedResult, inputsKey?: string): Promise<void> {
   try {
-    const now = stampKey(input, inputsKey);
+    // The build has just committed every file its manifest names.
+    const now = stampKey(input, inputsKey, false);
     if (!now) return;
     const entries = new Map(now.manifest.bundles.map((b) => [`${b.site}/${b.env}`, b]));
     const bundles = result.bundles.map((r) => ({

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -310,5 +310,35 @@ describe("the sitetags CLI", () => {
     expect(failed.stderr).toMatch(/go\.yaml:\d+:\d+ error BUILD_OVER_BUDGET: bundle prod\/go is \d+ bytes gzipped/);
     expect(snapshotTree(out)).toEqual(before);
     mkdirSync(join(out, "unrelated"), { recursive: true });
+  });
+
+  it("a one-site rebuild through the CLI (the stamp's replay misses, then the build) rebuilds that site, and a bundle whose file is gone (issue #21)", async () => {
+    const sites = copyCatalogue();
+    const out = tempDir("out");
+    const cache = await warmSharedCache();
+    const run = () => {
+      const r = cli(["build", "--site", "clep", "--site", "go", "--sites", sites, "--out", out, "--cache", cache, "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const { bundles } = JSON.parse(r.stdout) as { bundles: Array<{ site: string; env: string; status: string }> };
+      const manifest = JSON.parse(readFileSync(join(out, "manifest.json"), "utf8")) as {
+        bundles: Array<{ file: string; alias: string; deferred?: { file: string } }>;
+      };
+      // Every file the manifest names is there.
+      for (const b of manifest.bundles) for (const f of [b.file, b.alias, b.deferred?.file ?? b.file]) expect(existsSync(join(out, f)), f).toBe(true);
+      return Object.fromEntries(bundles.map((b) => [`${b.env}/${b.site}`, b.status]));
+    };
+    const changeGo = (ms: number) => writeFileSync(join(sites, "go.yaml"), `${readFileSync(join(SITES, "go.yaml"), "utf8")}\ntiming:\n  pageLoad: ${ms}\n`);
+    const first = run();
+    expect(Object.values(first).every((s) => s === "built")).toBe(true);
+    const goKeys = Object.keys(first).filter((k) => k.endsWith("/go"));
+    // go changed, and clep's production alias deleted: the replay finds it gone, so the plan looks for every file and rebuilds that bundle.
+    changeGo(3001);
+    rmSync(join(out, "prod", "clep", "sitetags.min.js"));
+    const second = run();
+    for (const [key, status] of Object.entries(second)) expect(status, key).toBe(goKeys.includes(key) || key === "prod/clep" ? "built" : "reused");
+    // go changed again, nothing gone: the plan takes the manifest the replay read, with its files present.
+    changeGo(3002);
+    const third = run();
+    for (const [key, status] of Object.entries(third)) expect(status, key).toBe(goKeys.includes(key) ? "built" : "reused");
   });
 });

@@ -4,12 +4,12 @@
  * without building, only while every input and output it covers is as the
  * build left it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { packageRoot } from "../../../generator/bundle/paths.js";
-import { readStamp, stampInputsKey, writeStamp, type StampInput } from "../../../generator/bundle/stamp.js";
+import { readStamp, stampInputsKey, takeStampedManifest, writeStamp, type StampInput } from "../../../generator/bundle/stamp.js";
 import type { BundleReport } from "../../../generator/bundle/link.js";
 
 const dirs: string[] = [];
@@ -70,6 +70,38 @@ describe('"a warm rebuild with nothing changed … under 1.0 s": the stamp repla
       const input = change(s) ?? s.input;
       expect(await readStamp(input), String(change)).toBeUndefined();
     }
+  });
+
+  it("misses when a bundle's deferred file is gone", async () => {
+    const s = setup();
+    const deferred = { file: "prod/go/sitetags.defer.abc.min.js", bytes: 2, gzipBytes: 2, brotliBytes: 2, integrity: "sha384-y" };
+    const entry = { ...s.entry, deferred };
+    writeFileSync(join(s.input.outDir, deferred.file), "b;");
+    writeFileSync(join(s.input.outDir, "manifest.json"), JSON.stringify({ bundles: [entry] }));
+    await writeStamp(s.input, { diagnostics: [], bundles: [{ ...s.report, deferred }] });
+    expect(await readStamp(s.input)).toBeDefined();
+    rmSync(join(s.input.outDir, deferred.file));
+    expect(await readStamp(s.input)).toBeUndefined();
+  });
+
+  it("a miss hands the build that follows the manifest it read, every file of it present, once and for the same input only", async () => {
+    const s = setup();
+    await writeStamp(s.input, { diagnostics: [], bundles: [s.report] });
+    writeFileSync(join(s.input.sitesDir, "go.yaml"), "code: go\nname: changed\n");
+    // The stamp's key comes first in its file, so a miss reads no further.
+    expect(readFileSync(join(s.input.cacheDir, "stamp.json"), "utf8")).toMatch(/^\{"key":"[0-9a-f]{64}",/);
+    expect(await readStamp(s.input, true)).toBeUndefined();
+    expect(takeStampedManifest({ ...s.input, envs: ["prod"] })).toBeUndefined();
+    expect(await readStamp(s.input, true)).toBeUndefined();
+    expect(takeStampedManifest(s.input)).toEqual({ bundles: [s.entry] });
+    expect(takeStampedManifest(s.input)).toBeUndefined();
+    // Not handed over when a file it names is gone (the plan looks for each file then), nor when the caller builds nothing next.
+    rmSync(join(s.input.outDir, s.entry.alias));
+    expect(await readStamp(s.input, true)).toBeUndefined();
+    expect(takeStampedManifest(s.input)).toBeUndefined();
+    writeFileSync(join(s.input.outDir, s.entry.alias), "a;");
+    expect(await readStamp(s.input)).toBeUndefined();
+    expect(takeStampedManifest(s.input)).toBeUndefined();
   });
 
   it("a site file changed while the build ran is not stamped as built: the key of the inputs is the one the build took as it started", async () => {
