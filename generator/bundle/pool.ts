@@ -115,9 +115,10 @@ const failed = (job: PieceJob, error: string): JobOutcome => ({ ok: false, key: 
 /**
  * A piece worker's V8 heap: left to its defaults, each worker's heap grew to about 270 MB over the cores it compiled, mostly garbage,
  * since V8 sizes a heap by the machine's memory (issue #21: peak memory under 400 MB, two such workers beside the build). Bounded, V8
- * collects sooner: about 125 MB per worker, for the same CPU time within the noise (4 cores of the 600-site catalogue on one worker: hwm
- * +203 MB, 16.1 s CPU by default; +125 MB, 16.5 s CPU bounded). Terser's live set on a core is about 50-60 MB (at 64 MB of old
- * generation the same work took 27 s of CPU, collecting all the time), so 128 MB leaves it twice that.
+ * collects sooner: about 125 MB per worker, and a cold build's peak 705-711 MB -> 389-392 MB (the shipped catalogue and 600 sites). It
+ * costs CPU: the compile takes about a third longer (10 cores on one worker: 27-29 s of CPU unbounded, 33-37 s bounded; a whole cold
+ * build's pieces 24-28 s -> 37.5 s of wall on two cores). Terser's live set on a core is about 50-60 MB (at 64 MB of old generation the
+ * same work took twice the CPU), so 128 MB leaves it twice that; 192 or 512 MB cost the same CPU as 128.
  */
 export const PIECE_WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
