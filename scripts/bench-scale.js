@@ -26,9 +26,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
  * as its last line. CPU time is printed beside the wall time: on a machine
  * other work shares, it says what the build itself cost. The preload runs
  * in the build's worker threads too: only the main thread reports (a
- * worker's exit comes early, and its report was read as the build's).
+ * worker's exit comes early, and its report was read as the build's). The
+ * peak is the whole process's, every thread's memory together: its
+ * high-water mark of resident memory (VmHWM in /proc/self/status, where
+ * there is one; else getrusage's maxRSS, the same figure).
  */
-const PEAK = `data:text/javascript,import{isMainThread}from"node:worker_threads";if(isMainThread)process.on("exit",()=>{const u=process.resourceUsage();process.stderr.write("\\nsitetags-peak-rss "+u.maxRSS*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
+const PEAK = `data:text/javascript,import{isMainThread}from"node:worker_threads";import{readFileSync}from"node:fs";if(isMainThread)process.on("exit",()=>{const u=process.resourceUsage();let kb=u.maxRSS;try{kb=Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status","utf8"))[1])}catch{}process.stderr.write("\\nsitetags-peak-rss "+kb*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
 
 /**
  * Writes a catalogue of `count` sites into `dir`: the shipped sites first,

@@ -12,7 +12,7 @@ import type { Catalogue } from "../config/catalogue.js";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
-import { cachedPieces, compilePieces } from "./compile.js";
+import { cachedPieces, compilePieces, piecesCachedFor } from "./compile.js";
 import { computeRuntimeHash, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
@@ -111,6 +111,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 1. Config: each unchanged site file's outcome from the cache.
   const runtimeHash = computeRuntimeHash(root);
+  // A build that will compile the runtime (no pieces for this runtime yet: a cold build, or the runtime changed, so every config entry misses
+  // too) parses the catalogue on a thread of its own, which fills the config cache; this thread then reads it from there, without the
+  // parse's heap beside the compile's threads (issue #21: peak memory). A catalogue that is not clean is loaded here again, as always.
+  if (!piecesCachedFor(cacheDir, runtimeHash))
+    await import("./pool.js").then(({ loadConfigInWorker }) => loadConfigInWorker({ sitesDir, cacheDir, root, runtimeHash })).catch(() => undefined);
   const { catalogue, inputsHashes, cores } = await loadCatalogueCached({
     sitesDir,
     moduleNames: MODULE_NAMES,

@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { listFiles } from "../walk.js";
+import { computeRuntimeHash } from "./hash.js";
 
 /**
  * The Node-side files of runtime-modules/: the registry and the module
@@ -40,6 +41,21 @@ export interface RuntimeCompileOptions {
    * cached under the hash of the sources before the edit.
    */
   stillCurrent?: () => boolean;
+}
+
+/** What stage A's compile of the runtime needs on its thread (runtime-worker.ts) or in-process (pool.ts compileRuntimeInWorker). */
+export interface RuntimeInWorker {
+  root: string;
+  runtimeDir: string;
+  outDir: string;
+  /** The sources' hash the output is named by: a source edited while it compiles is not cached under it. */
+  runtimeHash: string;
+}
+
+/** compileRuntime for `input`, its output kept only if the sources still hash to `input.runtimeHash` after the compile (one closure for the worker and the in-process fallback). */
+export function compileRuntimeAt(input: RuntimeInWorker): Promise<Diagnostic[]> {
+  const { root, runtimeDir, outDir, runtimeHash } = input;
+  return compileRuntime({ root, runtimeDir, outDir, stillCurrent: () => computeRuntimeHash(root) === runtimeHash });
 }
 
 export async function compileRuntime(options: RuntimeCompileOptions): Promise<Diagnostic[]> {

@@ -38,13 +38,19 @@ export interface CompileContext {
   phase(name: string): void;
 }
 
+/** The cache's list of the registry's modules in order, written once the pieces of runtime `runtimeHash` are compiled. */
+const orderFile = (cacheDir: string, runtimeHash: string) => join(cacheDir, "pieces", `order-${runtimeHash.slice(0, 16)}.json`);
+
+/** Whether pieces of runtime `runtimeHash` were compiled into the cache (false: a build will compile the runtime). */
+export const piecesCachedFor = (cacheDir: string, runtimeHash: string) => existsSync(orderFile(cacheDir, runtimeHash));
+
 /** The pieces the planned bundles need, from the cache; the missing ones (of bundles to build) by cache key. */
 export async function cachedPieces(
   plan: Plan,
   ctx: Pick<CompileContext, "cacheDir" | "runtimeHash">,
 ): Promise<{ set: PieceSet; missing: Map<string, string> }> {
   const dir = join(ctx.cacheDir, "pieces");
-  const set: PieceSet = { order: (await cachedJson<string[]>(join(dir, `order-${ctx.runtimeHash.slice(0, 16)}.json`))) ?? [], pieces: new Map() };
+  const set: PieceSet = { order: (await cachedJson<string[]>(orderFile(ctx.cacheDir, ctx.runtimeHash))) ?? [], pieces: new Map() };
   const wanted = new Set([...plan.toBuild, ...plan.reused].flatMap(({ bundle }) => piecesOf(bundle)));
   const missing = new Map<string, string>();
   for (const name of wanted) {
@@ -79,9 +85,12 @@ export async function compilePieces(
   const shapes = new Map<string, { modules: string[]; devChecks: boolean }>();
   for (const { bundle } of toBuild) shapes.set(shapeKeyOf(runtimeHash, bundle), { modules: bundle.modules, devChecks: hasDevChecks(bundle) });
   const expressions = [...missing].filter(([, name]) => !isCore(name));
-  // Each core's feature set (the core's name is its key).
+  // Each core's feature set (the core's name is its key), from one bundle of it: a config read from the config cache is read on first use.
   const features = new Map<string, FeatureSet>();
-  for (const { bundle } of toBuild) features.set(coreOf(bundle), featureSetOf(bundle.config));
+  for (const { bundle } of toBuild) {
+    const core = coreOf(bundle);
+    if (!features.has(core)) features.set(core, featureSetOf(bundle.config));
+  }
   try {
     const prepared = prepareInWorker({
       root,
@@ -93,11 +102,9 @@ export async function compilePieces(
     });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
     // On its own thread, which takes TypeScript's heap with it when it ends (peak memory, issue #21); nothing to do when already compiled.
-    const runtimeDiagnostics = existsSync(join(compiledRuntime, "boot", "boot.js"))
-      ? []
-      : await compileRuntimeInWorker({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime, runtimeHash }).catch((err: Error) => [
-          DIAGNOSTICS.compileError(err.message),
-        ]);
+    const runtimeDiagnostics = await compileRuntimeInWorker({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime, runtimeHash }).catch(
+      (err: Error) => [DIAGNOSTICS.compileError(err.message)],
+    );
     diagnostics.push(...runtimeDiagnostics);
     const onDone = (o: JobOutcome) => {
       ctx.onPiece(o.ok ? `compiled ${o.result.name}` : `failed ${o.name}`);
@@ -115,7 +122,7 @@ export async function compilePieces(
     if (!diagnostics.length) {
       for (const job of prep.jobs) outcomes.push(pool.submit(job).then(onDone));
       set.order = prep.order;
-      await writeAtomic(join(cacheDir, "pieces", `order-${runtimeHash.slice(0, 16)}.json`), JSON.stringify(prep.order));
+      await writeAtomic(orderFile(cacheDir, runtimeHash), JSON.stringify(prep.order));
     }
     for (const o of await Promise.all(outcomes)) {
       if (!o.ok) {

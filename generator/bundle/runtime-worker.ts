@@ -5,12 +5,9 @@
  * through the rest of the build (issue #21: peak memory under 400 MB).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { compileRuntime } from "./compile-runtime.js";
-import { computeRuntimeHash } from "./hash.js";
-import type { RuntimeInWorker } from "./pool.js";
+import { compileRuntimeAt, type RuntimeInWorker } from "./compile-runtime.js";
 
-const { root, runtimeDir, outDir, runtimeHash } = workerData as RuntimeInWorker;
-compileRuntime({ root, runtimeDir, outDir, stillCurrent: () => computeRuntimeHash(root) === runtimeHash }).then(
+compileRuntimeAt(workerData as RuntimeInWorker).then(
   (diagnostics) => parentPort!.postMessage({ ok: true, output: diagnostics }),
   (err: Error) => parentPort!.postMessage({ ok: false, error: err.stack ?? err.message }),
 );

@@ -113,6 +113,18 @@ describe("the sitetags CLI", () => {
     expect(r.stderr).not.toMatch(/dist\//);
   });
 
+  it("a cold build, whose config is parsed first on a thread of its own, reports exactly validate's diagnostics for a catalogue with errors (exit 1, nothing written)", async () => {
+    // No pieces in a fresh cache: the compiled CLI loads the catalogue on the config worker, finds it not clean and loads it again here.
+    const sites = badCatalogue();
+    const out = tempDir("out");
+    const built = cli(["build", "--json", "--sites", sites, "--out", out, "--cache", tempDir("cache")]);
+    const validated = await cliIn(["validate", "--json", "--sites", sites]);
+    expect(built.code).toBe(1);
+    expect(JSON.parse(built.stdout).diagnostics).toHaveLength(2);
+    expect(JSON.parse(built.stdout).diagnostics).toEqual(JSON.parse(validated.stdout).diagnostics);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('a warning "prints, does not fail validate, and appears in --json with a severity field"', async () => {
     const sites = copyCatalogue();
     const org = readFileSync(join(sites, "_org.yaml"), "utf8");

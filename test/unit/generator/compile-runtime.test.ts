@@ -8,7 +8,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from "node:
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compileRuntime } from "../../../generator/bundle/compile-runtime.js";
+import { compileRuntime, compileRuntimeAt } from "../../../generator/bundle/compile-runtime.js";
+import { compileRuntimeInWorker } from "../../../generator/bundle/pool.js";
 
 const root = resolve(__dirname, "../../..");
 const tmp = mkdtempSync(join(tmpdir(), "sitetags-compile-runtime-"));
@@ -37,5 +38,22 @@ describe("stage A: the compiled runtime is cached only under the hash of what it
     expect(diagnostics[0]!.message).toMatch(/changed while the build compiled them; nothing was cached: build again$/);
     expect(existsSync(outDir)).toBe(false);
     expect(existsSync(`${outDir}.tmp-${process.pid}`)).toBe(false);
+  });
+});
+
+describe("stage A through the pool (compileRuntimeInWorker) and its one check of the sources (compileRuntimeAt)", () => {
+  it("a runtime already compiled under its hash is not compiled again: no thread, its sources not even read", async () => {
+    const outDir = join(tmp, "cache", "done");
+    mkdirSync(join(outDir, "boot"), { recursive: true });
+    writeFileSync(join(outDir, "boot", "boot.js"), "export function boot() {}\n");
+    const diagnostics = await compileRuntimeInWorker({ root, runtimeDir: join(tmp, "no-such-runtime"), outDir, runtimeHash: "0".repeat(64) });
+    expect(diagnostics).toEqual([]);
+  });
+  it("the output is kept only if the sources still hash to the runtime hash it is named by (here they do not: nothing is cached)", async () => {
+    const stale = join(tmp, "cache", "at-stale");
+    const diagnostics = await compileRuntimeAt({ root, runtimeDir: runtime(), outDir: stale, runtimeHash: "0".repeat(64) });
+    expect(diagnostics.map((d) => d.code)).toEqual(["BUILD_COMPILE_ERROR"]);
+    expect(diagnostics[0]!.message).toMatch(/changed while the build compiled them/);
+    expect(existsSync(stale)).toBe(false);
   });
 });
