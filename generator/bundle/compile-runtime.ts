@@ -58,8 +58,11 @@ export function compileRuntimeAt(input: RuntimeInWorker): Promise<Diagnostic[]> 
   return compileRuntime({ root, runtimeDir, outDir, stillCurrent: () => computeRuntimeHash(root) === runtimeHash });
 }
 
+/** Whether the runtime is compiled into `outDir` already: its boot/boot.js, written last by the atomic rename, exists. */
+export const runtimeCompiled = (outDir: string): boolean => existsSync(join(outDir, "boot", "boot.js"));
+
 export async function compileRuntime(options: RuntimeCompileOptions): Promise<Diagnostic[]> {
-  if (existsSync(join(options.outDir, "boot", "boot.js"))) return [];
+  if (runtimeCompiled(options.outDir)) return [];
   const { rollup } = await import("rollup");
   // The plugin's CommonJS build, through require: it requires TypeScript as
   // CommonJS too. Imported as ESM, Node first scans all of typescript.js

@@ -6,9 +6,9 @@
  * config on first use), and the parse's heap (yaml documents, zod, the
  * checks: about 270 MB at 600 sites) goes with the thread instead of
  * staying beside the compile's threads (issue #21: peak memory under 400 MB).
- * It answers only whether the catalogue was clean: one that is not (an
- * error or a warning, never cached) is loaded again on the main thread, so
- * its diagnostics are exactly loadCatalogueCached's.
+ * It answers only when it is done: a file that is not clean (an error or a
+ * warning, never cached) misses the cache and is loaded again on the main
+ * thread, so its diagnostics are exactly loadCatalogueCached's.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { loadCatalogueCached } from "../config/cached-load.js";
@@ -25,6 +25,6 @@ loadCatalogueCached({
   inputsHashOf: (b) => inputsHashOf(runtimeHash, b),
   coreOf,
 }).then(
-  ({ catalogue }) => parentPort!.postMessage({ ok: true, output: { clean: catalogue.diagnostics.length === 0 } }),
+  () => parentPort!.postMessage({ ok: true, output: undefined }),
   (err: Error) => parentPort!.postMessage({ ok: false, error: err.stack ?? err.message }),
 );

@@ -9,13 +9,11 @@
  * queue goes on on the workers still alive, and once none is left every
  * waiting job fails too. The build then reports BUILD_COMPILE_ERROR (exit 3).
  */
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { compilePiece, type PieceJob, type PieceResult } from "./compile-piece.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { RuntimeInWorker } from "./compile-runtime.js";
+import { compileRuntimeAt, runtimeCompiled, type RuntimeInWorker } from "./compile-runtime.js";
 import { prepareFromRegistry, type PrepareInput, type PrepareOutput } from "./prepare.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
@@ -35,11 +33,11 @@ export type { RuntimeInWorker } from "./compile-runtime.js";
 
 /**
  * compileRuntime on its own worker thread, whose heap goes when it ends (in-process when running from sources); nothing to do, and no
- * thread spawned, when the runtime of that hash is already compiled (its boot/boot.js, written last by the atomic rename, exists).
+ * thread spawned, when the runtime of that hash is already compiled (runtimeCompiled).
  */
 export async function compileRuntimeInWorker(input: RuntimeInWorker): Promise<Diagnostic[]> {
-  if (existsSync(join(input.outDir, "boot", "boot.js"))) return [];
-  if (!COMPILED) return (await import("./compile-runtime.js")).compileRuntimeAt(input);
+  if (runtimeCompiled(input.outDir)) return [];
+  if (!COMPILED) return compileRuntimeAt(input);
   return runInWorker(new URL("./runtime-worker.js", import.meta.url), input);
 }
 
@@ -52,12 +50,12 @@ export interface ConfigInWorker {
 }
 
 /**
- * Loads the catalogue on a worker thread of its own, which writes each clean site file's outcome to the config cache (config-worker.ts);
- * resolves with whether the catalogue was clean. The caller then loads it from the cache on its own thread, without the parse's heap.
- * Nothing to do (clean: false) when running from sources, where a worker could not load the .ts files.
+ * Loads the catalogue on a worker thread of its own, which writes each clean site file's outcome to the config cache (config-worker.ts).
+ * The caller then loads it from the cache on its own thread, without the parse's heap (a file that is not clean misses and is loaded
+ * there again). Nothing to do when running from sources, where a worker could not load the .ts files.
  */
-export async function loadConfigInWorker(input: ConfigInWorker): Promise<{ clean: boolean }> {
-  if (!COMPILED) return { clean: false };
+export async function loadConfigInWorker(input: ConfigInWorker): Promise<void> {
+  if (!COMPILED) return;
   return runInWorker(new URL("./config-worker.js", import.meta.url), input);
 }
 
