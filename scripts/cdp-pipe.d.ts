@@ -6,3 +6,9 @@ export interface PipeChromium {
 }
 export function launchPipe(executablePath: string, args: string[]): PipeChromium;
 export function scriptTime(pipe: PipeChromium, url: string, options?: { cookies?: Array<Record<string, unknown>>; settleMs?: number }): Promise<number>;
+export function unionLength(intervals: Array<[number, number]>): number;
+export function scriptTimeWithMicrotasks(
+  pipe: PipeChromium,
+  url: string,
+  options?: { cookies?: Array<Record<string, unknown>>; settleMs?: number },
+): Promise<{ scriptMs: number; withMicrotasksMs: number }>;

@@ -21,6 +21,8 @@ const ROWS: Record<string, RegExp[]> = {
     /^first file, median production site/m,
     /^main-thread script ms, first visit/m,
     /^main-thread script ms, returning visitor/m,
+    /^main-thread script ms with microtasks, first visit/m,
+    /^main-thread script ms with microtasks, returning visitor/m,
     /^first page-view request/m,
   ],
   publish: [/cold/im, /unchanged/im, /requests/im],

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchPipe, scriptTime } from "../../scripts/cdp-pipe.js";
+import { launchPipe, scriptTime, scriptTimeWithMicrotasks, unionLength } from "../../scripts/cdp-pipe.js";
 import { CHROMIUM, FLAGS } from "./harness/browser.js";
 
 let server: Server;
@@ -17,6 +17,14 @@ beforeAll(async () => {
     served.push(req.url ?? "");
     if (req.url === "/busy.js")
       return res.writeHead(200, { "content-type": "text/javascript" }).end("var t=performance.now();while(performance.now()-t<60){}fetch('/ran');");
+    // 60 ms of script in a promise continuation (a microtask after the script's task), the same in a timer, and the same
+    // in a fetch's answer (a microtask checkpoint after a network task, where no script of the page's is running).
+    if (req.url === "/micro")
+      return res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          "<!doctype html><title>micro</title><script>function busy(){var t=performance.now();while(performance.now()-t<60){}}Promise.resolve().then(busy);setTimeout(busy,0);fetch('/ran').then(busy)</script>",
+        );
     if (req.url === "/busy")
       return res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>busy</title><script src="/busy.js"></script>');
     res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>empty</title>");
@@ -38,4 +46,29 @@ describe("the bench's uninstrumented Chromium (scripts/cdp-pipe.js)", () => {
       await pipe.close();
     }
   }, 60_000);
+
+  it("counts a promise continuation's script time with microtasks, which ScriptDuration leaves out (60 ms after the script, 60 ms in a timer, 60 ms in a fetch's answer)", async () => {
+    const pipe = launchPipe(CHROMIUM, FLAGS);
+    try {
+      const { scriptMs, withMicrotasksMs } = await scriptTimeWithMicrotasks(pipe, origin + "/micro", { settleMs: 200 });
+      expect(scriptMs).toBeGreaterThanOrEqual(55);
+      expect(scriptMs).toBeLessThan(110);
+      expect(withMicrotasksMs).toBeGreaterThanOrEqual(175);
+      expect((await scriptTimeWithMicrotasks(pipe, origin + "/empty", { settleMs: 0 })).withMicrotasksMs).toBeLessThan(5);
+    } finally {
+      await pipe.close();
+    }
+  }, 60_000);
+
+  it("unionLength counts overlapping intervals once", () => {
+    expect(
+      unionLength([
+        [0, 10],
+        [5, 20],
+        [30, 40],
+        [31, 32],
+      ]),
+    ).toBe(30);
+    expect(unionLength([])).toBe(0);
+  });
 });
