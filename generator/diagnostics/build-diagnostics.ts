@@ -37,7 +37,7 @@ export const BUILD_DIAGNOSTICS = {
   inputsChanged: factory(
     "BUILD_INPUTS_CHANGED",
     (file: string, during: string) =>
-      `${file} changed while the build ${during}; what it built came from the sources as they were when it started, so nothing was cached or written to dist/: build again`,
+      `${file} changed while the build ${during}, so what it built may not be the runtime as it is now: nothing was cached or written to dist/; build again`,
   ),
   forbiddenCode: factory(
     "BUILD_FORBIDDEN_CODE",

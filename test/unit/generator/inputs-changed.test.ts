@@ -105,7 +105,9 @@ describe('"a build reports what it built from": a runtime source written while t
     expect(failed.exitCode).toBe(3);
     expect(failed.diagnostics).toHaveLength(1);
     expect(failed.diagnostics[0]).toMatchObject({ code: "BUILD_INPUTS_CHANGED", severity: "error" });
-    expect(failed.diagnostics[0]!.message).toMatch(/^runtime-modules\/core\/debug-switch\.ts changed while the build ran; .*build again$/);
+    expect(failed.diagnostics[0]!.message).toMatch(
+      /^runtime-modules\/core\/debug-switch\.ts changed while the build ran, so .*: nothing was cached or written to dist\/; build again$/,
+    );
     expect(snapshotTree(out)).toEqual({});
     expect(existsSync(join(cache, "stamp.json"))).toBe(false);
     expect(existsSync(join(cache, "module-bytes.json")) ? readFileSync(join(cache, "module-bytes.json"), "utf8") : undefined).toBe(moduleBytes);
@@ -138,7 +140,7 @@ describe('"a build reports what it built from": a runtime source written while t
     expect(edited).toBe(true);
     expect(failed.exitCode).toBe(3);
     expect(failed.diagnostics.map((d) => [d.code, d.message.split(" changed while")[0]])).toEqual([["BUILD_INPUTS_CHANGED", EDITED]]);
-    expect(failed.diagnostics[0]!.message).toMatch(/changed while the build compiled the runtime's pieces;/);
+    expect(failed.diagnostics[0]!.message).toMatch(/changed while the build compiled the runtime's pieces, so /);
     expect(readdirSync(join(cache, "pieces"))).toEqual([]);
     expect(snapshotTree(out)).toEqual({});
 
