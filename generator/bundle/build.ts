@@ -13,7 +13,7 @@ import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
 import { cachedPieces, compilePieces, piecesCachedFor } from "./compile.js";
-import { computeRuntimeHash, stableStringify } from "./hash.js";
+import { runtimeChange, snapshotRuntime, stableStringify } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
@@ -109,8 +109,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   // The manifest as the CLI's replay found it a moment ago, every file it names present (stamp.ts), else read below.
   const stampedManifest = takeStampedManifest(stampInput);
 
-  // 1. Config: each unchanged site file's outcome from the cache.
-  const runtimeHash = computeRuntimeHash(root);
+  // 1. Config: each unchanged site file's outcome from the cache. The runtime's files as they are hashed: the build checks them again before
+  // it caches pieces (compile.ts) and before it writes dist/ (below), so that what it writes is what it hashed (README "Incremental").
+  const snapshot = snapshotRuntime(root);
+  const runtimeHash = snapshot.hash;
   // A build that will compile the runtime (no pieces for this runtime yet: a cold build, or the runtime changed, so every config entry misses
   // too) parses the catalogue on a thread of its own, which fills the config cache; this thread then reads it from there, without the
   // parse's heap beside the compile's threads (issue #21: peak memory). A catalogue that is not clean is loaded here again, as always.
@@ -156,7 +158,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   // 3-4. Entries and pieces: from the cache, or compiled.
   if (missing.size) {
-    const compiled = await compilePieces(missing, plan.toBuild, set, { root, cacheDir, runtimeHash, workers: options.workers, onPiece: tick, phase });
+    const compiled = await compilePieces(missing, plan.toBuild, set, {
+      root,
+      cacheDir,
+      runtimeHash,
+      snapshot,
+      workers: options.workers,
+      onPiece: tick,
+      phase,
+    });
     result.piecesCompiled = compiled.compiled;
     if (compiled.diagnostics.length) return done({ ...result, exitCode: 3, diagnostics: compiled.diagnostics });
     phase("pieces");
@@ -190,6 +200,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   // Where the bundles' wall time went, summed over the bundles in flight together (so more than the phase's wall time): linking, compressing, staging.
   for (const [name, ms] of Object.entries(spent)) phases[`bundles:${name}`] = Math.round(ms);
 
+  // A runtime source written since the build hashed it: the bundles came from the pieces of the runtime before the write, which a reader of
+  // dist/ would take for the runtime now. Nothing is written (issue #21 "stale": a build must not write the bundles of a runtime that changed
+  // while it ran); the next build compiles the sources as they are then.
+  const changedInput = runtimeChange(root, snapshot);
+  if (changedInput !== undefined) {
+    await staging.abort();
+    return done({ ...result, exitCode: 3, diagnostics: [DIAGNOSTICS.inputsChanged(changedInput, "ran")], bundles: reports });
+  }
+  phase("check");
   // Write: bundles first (new names), then the manifest, then prune.
   const entries = reports.map(({ status: _s, budgetGzipBytes: _b, moduleBytes: _m, moduleSources: _ms, ...entry }) => entry);
   const { manifest, kept } = nextManifest({ catalogue, previous, entries, selected, selection: options, runtimeHash });

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { listFiles } from "../walk.js";
-import { computeRuntimeHash } from "./hash.js";
+import { runtimeChange, type RuntimeSnapshot } from "./hash.js";
 
 /**
  * The Node-side files of runtime-modules/: the registry and the module
@@ -36,11 +36,12 @@ export interface RuntimeCompileOptions {
   /** Final output directory (created atomically). */
   outDir: string;
   /**
-   * Whether the sources still hash to the key outDir is named by, asked after
-   * the compile: a source edited while the build ran would otherwise be
-   * cached under the hash of the sources before the edit.
+   * Which source is no longer as it was when the key outDir is named by was
+   * computed (undefined: none), asked after the compile: a source edited
+   * while the build ran would otherwise be cached under the hash of the
+   * sources before the edit.
    */
-  stillCurrent?: () => boolean;
+  changed?: () => string | undefined;
 }
 
 /** What stage A's compile of the runtime needs on its thread (runtime-worker.ts) or in-process (pool.ts compileRuntimeInWorker). */
@@ -48,14 +49,18 @@ export interface RuntimeInWorker {
   root: string;
   runtimeDir: string;
   outDir: string;
-  /** The sources' hash the output is named by: a source edited while it compiles is not cached under it. */
-  runtimeHash: string;
+  /** The sources as the build hashed them (hash.ts snapshotRuntime; the output is named by its hash): a source written since is not cached under it. */
+  snapshot: RuntimeSnapshot;
 }
 
-/** compileRuntime for `input`, its output kept only if the sources still hash to `input.runtimeHash` after the compile (one closure for the worker and the in-process fallback). */
+/**
+ * compileRuntime for `input`, its output kept only if every source is, after the compile, as the build's snapshot found it before hashing
+ * it (runtimeChange: a write since, even one that put the same bytes back, means the compile may have read other bytes than were hashed).
+ * One closure for the worker and the in-process fallback.
+ */
 export function compileRuntimeAt(input: RuntimeInWorker): Promise<Diagnostic[]> {
-  const { root, runtimeDir, outDir, runtimeHash } = input;
-  return compileRuntime({ root, runtimeDir, outDir, stillCurrent: () => computeRuntimeHash(root) === runtimeHash });
+  const { root, runtimeDir, outDir, snapshot } = input;
+  return compileRuntime({ root, runtimeDir, outDir, changed: () => runtimeChange(root, snapshot) });
 }
 
 /** Whether the runtime is compiled into `outDir` already: its boot/boot.js, written last by the atomic rename, exists. */
@@ -116,9 +121,10 @@ export async function compileRuntime(options: RuntimeCompileOptions): Promise<Di
     if (diagnostics.some((d) => d.severity === "error")) return diagnostics;
     await rm(tmp, { recursive: true, force: true });
     await bundle.write({ dir: tmp, format: "es", preserveModules: true, preserveModulesRoot: options.runtimeDir, entryFileNames: "[name].js" });
-    if (options.stillCurrent && !options.stillCurrent()) {
+    const changed = options.changed?.();
+    if (changed !== undefined) {
       await rm(tmp, { recursive: true, force: true });
-      return [DIAGNOSTICS.sourcesChanged(relative(process.cwd(), options.runtimeDir) || ".")];
+      return [DIAGNOSTICS.inputsChanged(changed, "compiled the runtime (stage A)")];
     }
     await mkdir(join(options.outDir, ".."), { recursive: true });
     // Another build sharing this cache may have finished first: same inputs, same output.

@@ -20,6 +20,8 @@ import { featureSetOf, type FeatureSet } from "./features.js";
 import { coreOf, hasDevChecks, isCore, pieceKeyOf, piecesOf, shapeKeyOf, type Plan } from "./plan.js";
 import type { JobOutcome } from "./pool.js";
 import type { PrepareOutput } from "./prepare.js";
+import { registryFile } from "./paths.js";
+import { runtimeChange, type RuntimeSnapshot } from "./hash.js";
 
 /** The compiled pieces by name, and the registry order in which a bundle hands its modules to boot. */
 export interface PieceSet {
@@ -31,6 +33,8 @@ export interface CompileContext {
   root: string;
   cacheDir: string;
   runtimeHash: string;
+  /** The runtime's files as the build hashed them (runtimeHash is its hash): nothing is cached under runtimeHash unless they are still so. */
+  snapshot: RuntimeSnapshot;
   workers?: number;
   /** Called once per piece compiled (or failed). */
   onPiece(label: string): void;
@@ -73,7 +77,7 @@ export async function compilePieces(
   set: PieceSet,
   ctx: CompileContext,
 ): Promise<{ diagnostics: Diagnostic[]; compiled: number }> {
-  const { root, cacheDir, runtimeHash } = ctx;
+  const { root, cacheDir, runtimeHash, snapshot } = ctx;
   const diagnostics: Diagnostic[] = [];
   let compiled = 0;
   const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
@@ -102,7 +106,7 @@ export async function compilePieces(
     });
     prepared.catch(() => undefined); // awaited below; not unhandled if stage A throws first
     // On its own thread, which takes TypeScript's heap with it when it ends (peak memory, issue #21); nothing to do when already compiled.
-    const runtimeDiagnostics = await compileRuntimeInWorker({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime, runtimeHash }).catch(
+    const runtimeDiagnostics = await compileRuntimeInWorker({ root, runtimeDir: join(root, "runtime-modules"), outDir: compiledRuntime, snapshot }).catch(
       (err: Error) => [DIAGNOSTICS.compileError(err.message)],
     );
     diagnostics.push(...runtimeDiagnostics);
@@ -119,12 +123,16 @@ export async function compilePieces(
     const prep = await prepared.catch((err: Error): PrepareOutput => ({ diagnostics: [DIAGNOSTICS.prepareFailed(err.message)], order: [], jobs: [] }));
     diagnostics.push(...prep.diagnostics);
     ctx.phase("runtime+entries");
-    if (!diagnostics.length) {
-      for (const job of prep.jobs) outcomes.push(pool.submit(job).then(onDone));
-      set.order = prep.order;
-      await writeAtomic(orderFile(cacheDir, runtimeHash), JSON.stringify(prep.order));
-    }
-    for (const o of await Promise.all(outcomes)) {
+    // Stage A and the registry are sound: the pieces' jobs, then the registry's order (written once the pieces are, below).
+    const ready = !diagnostics.length;
+    if (ready) for (const job of prep.jobs) outcomes.push(pool.submit(job).then(onDone));
+    const done = await Promise.all(outcomes);
+    // The registry (and so the pieces' entries) was read from the sources, not from stage A's checked output: nothing is cached under
+    // runtimeHash unless every source is still as the build hashed it (a piece compiled from what an edit left must not be found under the
+    // hash of the sources before it, nor the other way round).
+    const changed = ready ? runtimeChange(root, snapshot) : undefined;
+    if (changed !== undefined) return { diagnostics: [DIAGNOSTICS.inputsChanged(changed, "compiled the runtime's pieces")], compiled: 0 };
+    for (const o of done) {
       if (!o.ok) {
         diagnostics.push(DIAGNOSTICS.pieceFailed(o.name, o.error));
         continue;
@@ -132,6 +140,12 @@ export async function compilePieces(
       set.pieces.set(o.result.name, o.result);
       await writeAtomic(join(cacheDir, "pieces", `${o.result.key}.json`), JSON.stringify(o.result));
       compiled++;
+    }
+    if (ready) {
+      set.order = prep.order;
+      if (prep.registry) await writeAtomic(registryFile(cacheDir, runtimeHash), JSON.stringify(prep.registry));
+      // Last: its presence says the pieces of this runtime are in the cache (piecesCachedFor).
+      await writeAtomic(orderFile(cacheDir, runtimeHash), JSON.stringify(prep.order));
     }
   } finally {
     await pool.close();

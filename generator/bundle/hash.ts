@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { listFiles } from "../walk.js";
 
@@ -11,30 +11,92 @@ const sourceFiles = (dir: string) => listFiles(dir, { skipHidden: true, include:
 
 const TOOLCHAIN = ["rollup", "terser", "typescript", "@rollup/plugin-typescript", "@rollup/plugin-node-resolve", "ts-morph", "tslib", "web-vitals"];
 
+/** The files the runtime hash reads, in its order: the runtime's and the generator's sources, the tsconfigs, then the toolchain's package.json files. */
+function runtimeInputs(root: string): { sources: string[]; packages: Array<[name: string, file: string]> } {
+  return {
+    sources: [
+      ...sourceFiles(join(root, "runtime-modules")),
+      ...sourceFiles(join(root, "generator", "bundle")),
+      ...sourceFiles(join(root, "generator", "config")),
+      join(root, "tsconfig.base.json"),
+      join(root, "tsconfig.runtime.json"),
+    ],
+    packages: TOOLCHAIN.map((name) => [name, join(root, "node_modules", name, "package.json")]),
+  };
+}
+
+/**
+ * What the runtime hash was computed from, file by file, as the build found it (issue #21 "stale"): each file's size, modification and
+ * change times (nanoseconds) and inode, taken before its bytes were read, so that a write after the read changes them; and, for a file
+ * written in the last RACY_MS before that (a write in the same tick of the file system's clock may leave its times as they were), the
+ * sha256 of the bytes hashed. Plain records: it goes to the stage A thread as it is.
+ */
+export interface RuntimeSnapshot {
+  hash: string;
+  /** path -> "size mtime ctime inode", or "missing". */
+  files: Record<string, string>;
+  /** path -> sha256 of the bytes hashed, for the files the clock may not tell apart (see above). */
+  racy: Record<string, string>;
+}
+
+/** How recent a write must be for its times not to be trusted alone (the file system clock's tick; coarse clocks, 1-2 s on some file systems). */
+const RACY_MS = 2000n;
+
+const stat = (file: string) => statSync(file, { bigint: true, throwIfNoEntry: false });
+const statKey = (s: ReturnType<typeof stat>): string => (s ? `${s.size} ${s.mtimeNs} ${s.ctimeNs} ${s.ino}` : "missing");
+
 /**
  * Everything besides the config that decides a bundle's bytes: the runtime
  * sources, the generator's own sources, the tsconfigs and the toolchain
- * versions. A change to any of them rebuilds every bundle.
+ * versions. A change to any of them rebuilds every bundle. With the
+ * snapshot of the files it read (runtimeChange tells whether they are still
+ * as they were).
  */
-export function computeRuntimeHash(root: string): string {
+export function snapshotRuntime(root: string): RuntimeSnapshot {
   const hash = createHash("sha256");
-  const files = [
-    ...sourceFiles(join(root, "runtime-modules")),
-    ...sourceFiles(join(root, "generator", "bundle")),
-    ...sourceFiles(join(root, "generator", "config")),
-    join(root, "tsconfig.base.json"),
-    join(root, "tsconfig.runtime.json"),
-  ];
-  for (const file of files) {
-    if (!existsSync(file)) continue;
-    hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0");
+  const files: Record<string, string> = {};
+  const racy: Record<string, string> = {};
+  const recent = BigInt(Date.now()) * 1_000_000n - RACY_MS * 1_000_000n;
+  const { sources, packages } = runtimeInputs(root);
+  const read = (file: string): Buffer | undefined => {
+    const s = stat(file);
+    files[file] = statKey(s);
+    if (!s) return undefined;
+    const bytes = readFileSync(file);
+    if (s.mtimeNs >= recent || s.ctimeNs >= recent) racy[file] = sha256(bytes);
+    return bytes;
+  };
+  for (const file of sources) {
+    const bytes = read(file);
+    if (bytes) hash.update(relative(root, file)).update("\0").update(bytes).update("\0");
   }
-  for (const name of TOOLCHAIN) {
-    const pkg = join(root, "node_modules", name, "package.json");
-    const version = existsSync(pkg) ? (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version : "missing";
+  for (const [name, file] of packages) {
+    const bytes = read(file);
+    const version = bytes ? (JSON.parse(bytes.toString("utf8")) as { version: string }).version : "missing";
     hash.update(`${name}@${version}\0`);
   }
-  return hash.digest("hex");
+  return { hash: hash.digest("hex"), files, racy };
+}
+
+export const computeRuntimeHash = (root: string): string => snapshotRuntime(root).hash;
+
+/**
+ * The first of the runtime hash's files that is not as `snapshot` found it (written, even back to the same bytes, added, removed or
+ * renamed over), relative to `root`; undefined when every one is as it was. File times and sizes only (a few milliseconds; issue #21),
+ * and the bytes of the files written just before the snapshot (RuntimeSnapshot.racy).
+ */
+export function runtimeChange(root: string, snapshot: RuntimeSnapshot): string | undefined {
+  const { sources, packages } = runtimeInputs(root);
+  const now = [...sources, ...packages.map(([, file]) => file)];
+  const seen = new Set(now);
+  for (const file of now) {
+    const was = snapshot.files[file];
+    if (was === undefined || statKey(stat(file)) !== was) return relative(root, file);
+    const bytes = snapshot.racy[file];
+    if (bytes !== undefined && sha256(existsSync(file) ? readFileSync(file) : "") !== bytes) return relative(root, file);
+  }
+  for (const file of Object.keys(snapshot.files)) if (!seen.has(file)) return relative(root, file);
+  return undefined;
 }
 
 /** Serialises data with sorted keys, so hashes do not depend on key order. */

@@ -21,3 +21,6 @@ export function packageRoot(): string {
 export function defaultPaths(cwd = process.cwd()) {
   return { sitesDir: join(cwd, "sites"), outDir: join(cwd, "dist"), cacheDir: join(cwd, ".sitetags-cache") };
 }
+
+/** The cache's registry (the module manifests as read) of runtime `runtimeHash`: written by compilePieces (compile.ts) with its pieces, read by prepare.ts. */
+export const registryFile = (cacheDir: string, runtimeHash: string) => join(cacheDir, `registry-${runtimeHash.slice(0, 16)}.json`);

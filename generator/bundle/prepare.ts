@@ -5,13 +5,14 @@
  * feature modules, the data-layer checks). Runs on a worker thread while
  * stage A compiles the runtime on the main thread.
  */
-import { mkdir, readFile, writeFile, rename } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DEV_CHECKS_PIECE, pieceEntry, writeEntry } from "./entry.js";
 import { loadTsMorph, readRegistry, type RegistryEntry } from "./registry.js";
 import type { PieceJob } from "./compile-piece.js";
 import { DEFERRED_PIECE } from "./deferred.js";
+import { registryFile } from "./paths.js";
 
 export interface PrepareInput {
   root: string;
@@ -29,24 +30,27 @@ export interface PrepareOutput {
   /** Module names in registry order (the order bundles hand factories to boot). */
   order: string[];
   jobs: PieceJob[];
+  /**
+   * The registry read from the module manifests when the cache had none for this runtime: the caller caches it (paths.ts registryFile)
+   * once it knows the manifests were not edited since the build hashed them (compile.ts).
+   */
+  registry?: RegistryEntry[];
 }
 
 export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareOutput> {
   const runtimeDir = join(input.root, "runtime-modules");
-  const registryCache = join(input.cacheDir, `registry-${input.runtimeHash.slice(0, 16)}.json`);
   const diagnostics: Diagnostic[] = [];
   let registry: RegistryEntry[] | undefined;
+  let fresh = false;
   try {
-    registry = JSON.parse(await readFile(registryCache, "utf8")) as RegistryEntry[];
+    registry = JSON.parse(await readFile(registryFile(input.cacheDir, input.runtimeHash), "utf8")) as RegistryEntry[];
   } catch {
     // The manifests, checked both ways against the config schema and against the factory files.
     const read = await readRegistry(runtimeDir);
     diagnostics.push(...read.diagnostics);
     if (diagnostics.length) return { diagnostics, order: [], jobs: [] };
     registry = read.entries;
-    await mkdir(input.cacheDir, { recursive: true });
-    await writeFile(`${registryCache}.tmp-${process.pid}`, JSON.stringify(registry));
-    await rename(`${registryCache}.tmp-${process.pid}`, registryCache);
+    fresh = true;
   }
   const jobs: PieceJob[] = [];
   for (const [key, name] of input.pieces) {
@@ -74,5 +78,5 @@ export async function prepareFromRegistry(input: PrepareInput): Promise<PrepareO
       );
     }
   }
-  return { diagnostics, order: registry.map((r) => r.name), jobs };
+  return { diagnostics, order: registry.map((r) => r.name), jobs, ...(fresh ? { registry } : {}) };
 }

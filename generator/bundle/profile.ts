@@ -20,6 +20,7 @@ import { CONFIG_TOKEN, DEV_CHECKS_PIECE, DEV_CHECKS_TOKEN, MODULES_TOKEN, coreEn
 import { featureSetOf } from "./features.js";
 import { computeRuntimeHash } from "./hash.js";
 import { COMPILE_HINT, inlineConfig, linkBundle } from "./link.js";
+import { registryFile } from "./paths.js";
 import { coreOf, hasDevChecks } from "./plan.js";
 import type { RegistryEntry } from "./registry.js";
 import { trimConfig } from "./trim-config.js";
@@ -105,7 +106,7 @@ export async function profileBundle(options: { root: string; cacheDir: string; b
   const { root, cacheDir, bundle } = options;
   const runtimeHash = computeRuntimeHash(root);
   const compiledRuntime = join(cacheDir, "runtime", runtimeHash.slice(0, 16));
-  const registry = JSON.parse(readFileSync(join(cacheDir, `registry-${runtimeHash.slice(0, 16)}.json`), "utf8")) as RegistryEntry[];
+  const registry = JSON.parse(readFileSync(registryFile(cacheDir, runtimeHash), "utf8")) as RegistryEntry[];
   const job = (name: string, kind: PieceJob["kind"], entry: string): PieceJob => ({ key: name, name, kind, entry, packageRoot: root, sourceMap: true });
   const jobs: PieceJob[] = [job(coreOf(bundle), "core", coreEntry(compiledRuntime, featureSetOf(bundle.config)))];
   for (const m of registry) if (bundle.modules.includes(m.name)) jobs.push(job(m.name, "expression", pieceEntry(compiledRuntime, m.from, m.factory)));

@@ -33,9 +33,11 @@ export const BUILD_DIAGNOSTICS = {
       .replace(/^.*?\(\d+:\d+\):\s*/, "")
       .replace(/^@rollup\/plugin-typescript\s*/, ""),
   ),
-  sourcesChanged: factory(
-    "BUILD_COMPILE_ERROR",
-    (dir: string) => `the sources under ${dir} changed while the build compiled them; nothing was cached: build again`,
+  /** A file the runtime hash covers (hash.ts runtimeChange), written while the build ran: nothing built from it is cached or written. */
+  inputsChanged: factory(
+    "BUILD_INPUTS_CHANGED",
+    (file: string, during: string) =>
+      `${file} changed while the build ${during}, so what it built may not be the runtime as it is now: nothing was cached or written to dist/; build again`,
   ),
   forbiddenCode: factory(
     "BUILD_FORBIDDEN_CODE",

@@ -61,6 +61,8 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_UNKNOWN_ENV_OPTION: "--env names an environment no selected site has (with the nearest, if the name is no environment at all).",
   BUILD_REGISTRY_INVALID: "A module manifest (runtime-modules/modules/NAME/module.ts) cannot be loaded or does not match ModulesSchema or its factory file.",
   BUILD_COMPILE_ERROR: "The runtime or a generated entry failed to compile.",
+  BUILD_INPUTS_CHANGED:
+    "A runtime or generator source, a tsconfig or a toolchain package changed while the build ran: nothing built from it was cached, and dist/ was left as it was (build again).",
   BUILD_OVER_BUDGET: "A bundle's gzip size is over its budget.",
   BUILD_FORBIDDEN_CODE: "A bundle contains eval, new Function, document.write or a string timer.",
   BUILD_WRITE_FAILED: "dist/ could not be written.",
