@@ -37,6 +37,21 @@ export function computeRuntimeHash(root: string): string {
   return hash.digest("hex");
 }
 
+/** The runtime hash the CLI computed for the build that follows in this process (generator/cli/child.ts), taken once by that build. */
+let handed: { root: string; hash: string } | undefined;
+
+/** Hands `hash`, computeRuntimeHash(root) a moment ago, to the build that starts next in this process (takeRuntimeHash). */
+export function handRuntimeHash(root: string, hash: string): void {
+  handed = { root, hash };
+}
+
+/** computeRuntimeHash for a build that starts now: the hash handed by the CLI a moment ago for the same root (taken once), else computed. */
+export function takeRuntimeHash(root: string): string {
+  const h = handed;
+  handed = undefined;
+  return h && h.root === root ? h.hash : computeRuntimeHash(root);
+}
+
 /** Serialises data with sorted keys, so hashes do not depend on key order. */
 export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
