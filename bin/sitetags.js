@@ -17,7 +17,14 @@ process.stdout.on("error", (err) => {
 // A build with nothing changed since the last one prints its stamped result without loading the generator (generator/cli/replay.ts).
 const { replayBuild } = await import(new URL("../build/generator/cli/replay.js", import.meta.url).href);
 const replayed = await replayBuild(process.argv.slice(2), undefined, true).catch(() => undefined);
-const { main } = replayed === undefined ? await import(entry.href) : { main: async () => replayed };
+// A build that compiles the runtime runs in a child process with glibc's malloc trim threshold held at its default (generator/cli/child.ts: peak memory).
+const inChild =
+  replayed === undefined
+    ? await import(new URL("../build/generator/cli/child.js", import.meta.url).href)
+        .then(({ buildInChild }) => buildInChild(process.argv.slice(2)))
+        .catch(() => undefined)
+    : undefined;
+const { main } = inChild !== undefined ? { main: async () => inChild } : replayed === undefined ? await import(entry.href) : { main: async () => replayed };
 // Exit explicitly (a failed TypeScript compile can leave the compiler's file
 // watchers open), but only once stdout and stderr are flushed: a pipe whose
 // reader is slower than us (`sitetags build --json | jq`) takes 64 KB at a

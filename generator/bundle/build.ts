@@ -7,13 +7,14 @@
  * deterministic (no timestamps; sorted manifest) and atomic (nothing is
  * written unless every bundle succeeded).
  */
-import { loadCatalogueCached } from "../config/cached-load.js";
-import type { Catalogue } from "../config/catalogue.js";
+import { loadCatalogueCached, writeIndexOfParts } from "../config/cached-load.js";
+import type { Catalogue, ResolvedBundle } from "../config/catalogue.js";
+import { availableParallelism } from "node:os";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import { compareText } from "../compare-text.js";
 import { cachedPieces, compilePieces, piecesCachedFor } from "./compile.js";
-import { runtimeChange, snapshotRuntime, stableStringify } from "./hash.js";
+import { runtimeChange, stableStringify, takeRuntimeSnapshot } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
@@ -109,24 +110,31 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   // The manifest as the CLI's replay found it a moment ago, every file it names present (stamp.ts), else read below.
   const stampedManifest = takeStampedManifest(stampInput);
 
-  // 1. Config: each unchanged site file's outcome from the cache. The runtime's files as they are hashed: the build checks them again before
-  // it caches pieces (compile.ts) and before it writes dist/ (below), so that what it writes is what it hashed (README "Incremental").
-  const snapshot = snapshotRuntime(root);
+  // 1. Config: each unchanged site file's outcome from the cache. The runtime's files as they are hashed (taken here, or by the CLI a moment
+  // ago: generator/cli/child.ts): the build checks them again before it caches pieces (compile.ts) and before it writes dist/ (below), so
+  // that what it writes is what it hashed (README "Incremental").
+  const snapshot = takeRuntimeSnapshot(root);
   const runtimeHash = snapshot.hash;
-  // A build that will compile the runtime (no pieces for this runtime yet: a cold build, or the runtime changed, so every config entry misses
-  // too) parses the catalogue on a thread of its own, which fills the config cache; this thread then reads it from there, without the
-  // parse's heap beside the compile's threads (issue #21: peak memory). A catalogue that is not clean is loaded here again, as always.
-  if (!piecesCachedFor(cacheDir, runtimeHash))
-    await import("./pool.js").then(({ loadConfigInWorker }) => loadConfigInWorker({ sitesDir, cacheDir, root, runtimeHash })).catch(() => undefined);
-  const { catalogue, inputsHashes, cores } = await loadCatalogueCached({
+  const configOptions = {
     sitesDir,
     moduleNames: MODULE_NAMES,
     cacheDir,
     generatorHash: runtimeHash,
-    inputsHashOf: (bundle) => inputsHashOf(runtimeHash, bundle),
+    inputsHashOf: (bundle: ResolvedBundle) => inputsHashOf(runtimeHash, bundle),
     coreOf,
     root,
-  });
+  };
+  // A build that will compile the runtime (no pieces for this runtime yet: a cold build, or the runtime changed, so every config entry misses
+  // too) parses the catalogue on threads of their own, a part of the site files each, one per core (issue #21: at 600 sites one thread took
+  // 9 s while the other core waited), which fill the config cache; this thread writes the catalogue index from their lines and then reads
+  // the catalogue from the cache, without the parse's heap beside the compile's threads (issue #21: peak memory). A part that is not clean
+  // is loaded here again, as always.
+  if (!piecesCachedFor(cacheDir, runtimeHash))
+    await import("./pool.js")
+      .then(({ loadConfigInWorkers }) => loadConfigInWorkers({ sitesDir, cacheDir, root, runtimeHash }, options.workers ?? availableParallelism()))
+      .then((parts) => (parts.length ? writeIndexOfParts(configOptions, parts) : undefined))
+      .catch(() => undefined);
+  const { catalogue, inputsHashes, cores } = await loadCatalogueCached(configOptions);
   // A cached bundle's core is known without reading its config (config/cached-load.ts).
   rememberCores(cores);
   result.catalogue = catalogue;

@@ -99,6 +99,24 @@ export function runtimeChange(root: string, snapshot: RuntimeSnapshot): string |
   return undefined;
 }
 
+/** The runtime's snapshot the CLI took for the build that follows in this process (generator/cli/child.ts), taken once by that build. */
+let handed: { root: string; snapshot: RuntimeSnapshot } | undefined;
+
+/** Hands `snapshot`, snapshotRuntime(root) a moment ago, to the build that starts next in this process (takeRuntimeSnapshot). */
+export function handRuntimeSnapshot(root: string, snapshot: RuntimeSnapshot): void {
+  handed = { root, snapshot };
+}
+
+/**
+ * snapshotRuntime for a build that starts now: the snapshot handed by the CLI a moment ago for the same root (taken once), else taken now.
+ * A handed snapshot is as good as one taken here: the build checks the files against it (runtimeChange) before it caches or writes.
+ */
+export function takeRuntimeSnapshot(root: string): RuntimeSnapshot {
+  const h = handed;
+  handed = undefined;
+  return h && h.root === root ? h.snapshot : snapshotRuntime(root);
+}
+
 /** Serialises data with sorted keys, so hashes do not depend on key order. */
 export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;

@@ -15,6 +15,7 @@ import { compilePiece, type PieceJob, type PieceResult } from "./compile-piece.j
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { compileRuntimeAt, runtimeCompiled, type RuntimeInWorker } from "./compile-runtime.js";
 import { prepareFromRegistry, type PrepareInput, type PrepareOutput } from "./prepare.js";
+import type { IndexEntry } from "../config/cached-load.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
 
@@ -41,22 +42,33 @@ export async function compileRuntimeInWorker(input: RuntimeInWorker): Promise<Di
   return runInWorker(new URL("./runtime-worker.js", import.meta.url), input);
 }
 
-/** What a cold build's config phase needs on its thread (config-worker.ts). */
+/** What one part of a cold build's config phase needs on its thread (config-worker.ts). */
 export interface ConfigInWorker {
   sitesDir: string;
   cacheDir: string;
   root: string;
   runtimeHash: string;
+  /** Which part of the site files this thread loads, of how many (config/cached-load.ts sitesOfPart). */
+  part: number;
+  parts: number;
 }
 
+/** A part's lines of the catalogue index (config/cached-load.ts loadConfigPart), undefined when it was not clean. */
+export type ConfigPartLines = Array<[string, IndexEntry]> | undefined;
+
 /**
- * Loads the catalogue on a worker thread of its own, which writes each clean site file's outcome to the config cache (config-worker.ts).
- * The caller then loads it from the cache on its own thread, without the parse's heap (a file that is not clean misses and is loaded
- * there again). Nothing to do when running from sources, where a worker could not load the .ts files.
+ * Loads the catalogue on `parts` worker threads at once, each its part of the site files (config-worker.ts), which write each clean site
+ * file's outcome to the config cache; resolves with each part's lines of the catalogue index, for the caller to write the index
+ * (writeIndexOfParts) and load the catalogue from the cache on its own thread, without the parse's heap (a file that is not clean misses
+ * and is loaded there again). Nothing to do when running from sources, where a worker could not load the .ts files.
  */
-export async function loadConfigInWorker(input: ConfigInWorker): Promise<void> {
-  if (!COMPILED) return;
-  return runInWorker(new URL("./config-worker.js", import.meta.url), input);
+export async function loadConfigInWorkers(input: Omit<ConfigInWorker, "part" | "parts">, parts: number): Promise<ConfigPartLines[]> {
+  if (!COMPILED) return [];
+  const url = new URL("./config-worker.js", import.meta.url);
+  const count = Math.max(1, parts);
+  return Promise.all(
+    Array.from({ length: count }, (_, part) => runInWorker<ConfigInWorker, ConfigPartLines>(url, { ...input, part, parts: count }).catch(() => undefined)),
+  );
 }
 
 /**

@@ -30,7 +30,7 @@
  * order are exactly loadCatalogue's.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
@@ -50,7 +50,7 @@ interface SiteEntry {
 }
 
 /** A site file's line in the catalogue index: its entry without the site's data and the bundles' configs, each bundle with its core piece. */
-interface IndexEntry {
+export interface IndexEntry {
   code: string;
   file: string;
   envs: SiteModel["envs"];
@@ -140,9 +140,106 @@ function clashAcrossFiles(sites: ReadonlyArray<Pick<IndexEntry, "code" | "envs" 
   return false;
 }
 
-export async function loadCatalogueCached(options: CachedLoadOptions): Promise<CachedLoad> {
+/** The catalogue's files and every cache key, or undefined when the folder cannot be read so (the whole catalogue is then loaded from YAML). */
+function catalogueKeys(options: CachedLoadOptions) {
   const { sitesDir, cacheDir } = options;
   const dir = join(cacheDir, "config");
+  let names: string[];
+  try {
+    names = readdirSync(sitesDir)
+      .filter((n) => n.endsWith(".yaml") || n.endsWith(".yml"))
+      .sort();
+  } catch {
+    return undefined;
+  }
+  if (!names.includes(ORG_FILE)) return undefined;
+  // Read synchronously: 600 small files through fs/promises cost four times the CPU (an open, a stat, a read and a close each, through the thread pool).
+  const read = names.map((n) => {
+    try {
+      return readFileSync(join(sitesDir, n));
+    } catch {
+      return undefined;
+    }
+  });
+  const texts = read.map((bytes) => bytes && decode(bytes));
+  if (texts.some((t) => t === undefined)) return undefined;
+  const files = names.map((file, i) => ({ file, text: texts[i]! }));
+  const parent = dirname(sitesDir);
+  const display = (name: string) => relative(parent, join(sitesDir, name)) || name;
+  const orgIndex = names.indexOf(ORG_FILE);
+  const common = sha256(FORMAT, options.generatorHash, packageVersions(options.root), options.moduleNames.join(","), display(ORG_FILE), read[orgIndex]!);
+  // Each file's key once (it names the file's entry, its line of the index and what prune keeps).
+  const keys = names.map((name, i) => (name.startsWith("_") ? "" : sha256(common, display(name), read[i]!)));
+  const siteIndexes = names.flatMap((n, i) => (n.startsWith("_") ? [] : [i]));
+  const entryName = (key: string) => `${key.slice(0, 32)}.json`;
+  const entryFile = (key: string) => join(dir, entryName(key));
+  const indexFile = join(dir, `${common.slice(0, 32)}.index.json`);
+  return { dir, names, texts, files, display, orgIndex, common, keyOf: (i: number) => keys[i], siteIndexes, entryName, entryFile, indexFile };
+}
+
+/** A part of a cold build's config phase (config-worker.ts): which of the catalogue's site files it loads. */
+export interface ConfigPart {
+  part: number;
+  parts: number;
+}
+
+/** The site files of `part`: every `parts`-th of the sorted site files, from the `part`-th. */
+export const sitesOfPart = <T>(siteIndexes: readonly T[], { part, parts }: ConfigPart): T[] => siteIndexes.filter((_, j) => j % parts === part);
+
+/**
+ * One part of a cold build's config phase, on a thread of its own (config-worker.ts; issue #21: the parse of 600 site files took one core
+ * for 9 s while the other waited): loads _org.yaml and the part's site files (loadCatalogue with `only`, as a partial miss of
+ * loadCatalogueCached does), and, when that load is clean, writes each site file's entry (part 0 also _org.yaml's) and answers the part's
+ * lines of the catalogue index, by entry name. Anything not clean answers undefined and writes nothing: the build's own
+ * loadCatalogueCached then loads what is missing as always, so diagnostics are exactly its own. Checks across the parts' files (each code
+ * and host once) are loadCatalogueCached's, over the index, as for any hit.
+ */
+export async function loadConfigPart(options: CachedLoadOptions & ConfigPart): Promise<Array<[string, IndexEntry]> | undefined> {
+  const keys = catalogueKeys(options);
+  if (!keys) return undefined;
+  const { names, texts, display, orgIndex, common, keyOf, siteIndexes, entryName, entryFile } = keys;
+  const mine = sitesOfPart(siteIndexes, options);
+  // More parts than site files: this one has nothing to load (with no site file at all, loadCatalogueCached reports it).
+  if (!mine.length) return [];
+  const { loadCatalogue } = await configLoader();
+  const catalogue = await loadCatalogue({ ...options, only: [ORG_FILE, ...mine.map((i) => names[i])] });
+  if (catalogue.diagnostics.length || !catalogue.org || catalogue.sites.length !== mine.length) return undefined;
+  const writes: Array<Promise<void>> = [];
+  if (options.part === 0)
+    writes.push(orgEntryOf(catalogue.org, display(ORG_FILE), texts[orgIndex]!).then((entry) => writeAtomic(entryFile(common), JSON.stringify(entry))));
+  const lines: Array<[string, IndexEntry]> = [];
+  for (const [j, site] of catalogue.sites.entries()) {
+    const key = keyOf(mine[j]);
+    if (site.file !== display(names[mine[j]])) return undefined;
+    const entry: SiteEntry = {
+      site,
+      bundles: catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) })),
+    };
+    writes.push(writeAtomic(entryFile(key), JSON.stringify(entry)));
+    lines.push([entryName(key), indexLineOf(entry, options.coreOf)]);
+  }
+  await Promise.all(writes);
+  return lines;
+}
+
+/**
+ * The catalogue index from the parts' lines (loadConfigPart), in the order loadCatalogueCached writes it, once every part answered: the
+ * build's loadCatalogueCached then finds every site file in it and reads each full entry only when it is asked for. Written only when
+ * the parts cover every site file of the catalogue as it is now.
+ */
+export async function writeIndexOfParts(options: CachedLoadOptions, parts: ReadonlyArray<Array<[string, IndexEntry]> | undefined>): Promise<void> {
+  const keys = catalogueKeys(options);
+  if (!keys || parts.some((p) => !p)) return;
+  const lines = new Map(parts.flatMap((p) => p!));
+  const names = keys.siteIndexes.map((i) => keys.entryName(keys.keyOf(i)));
+  if (lines.size !== names.length || names.some((n) => !lines.has(n))) return;
+  // A cache that cannot be written is only slower next time; what the catalogue no longer names goes, as after any write of loadCatalogueCached.
+  await writeAtomic(keys.indexFile, JSON.stringify(Object.fromEntries(names.map((n) => [n, lines.get(n)!])))).catch(() => undefined);
+  await prune(keys.dir, new Set([keys.entryName(keys.common), ...names, basename(keys.indexFile)]));
+}
+
+export async function loadCatalogueCached(options: CachedLoadOptions): Promise<CachedLoad> {
+  const { sitesDir } = options;
   const full = async (): Promise<CachedLoad> => {
     const { loadCatalogue } = await configLoader();
     const catalogue = await loadCatalogue(options);
@@ -156,35 +253,9 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
     };
   };
 
-  let names: string[];
-  try {
-    names = (await readdir(sitesDir)).filter((n) => n.endsWith(".yaml") || n.endsWith(".yml")).sort();
-  } catch {
-    return full();
-  }
-  if (!names.includes(ORG_FILE)) return full();
-  // Read synchronously: 600 small files through fs/promises cost four times the CPU (an open, a stat, a read and a close each, through the thread pool).
-  const read = names.map((n) => {
-    try {
-      return readFileSync(join(sitesDir, n));
-    } catch {
-      return undefined;
-    }
-  });
-  const texts = read.map((bytes) => bytes && decode(bytes));
-  if (texts.some((t) => t === undefined)) return full();
-  const files = names.map((file, i) => ({ file, text: texts[i]! }));
-  const parent = dirname(sitesDir);
-  const display = (name: string) => relative(parent, join(sitesDir, name)) || name;
-  const orgIndex = names.indexOf(ORG_FILE);
-  const common = sha256(FORMAT, options.generatorHash, packageVersions(options.root), options.moduleNames.join(","), display(ORG_FILE), read[orgIndex]!);
-  // Each file's key once (it names the file's entry, its line of the index and what prune keeps).
-  const keys = names.map((name, i) => (name.startsWith("_") ? "" : sha256(common, display(name), read[i]!)));
-  const keyOf = (i: number) => keys[i];
-  const siteIndexes = names.flatMap((n, i) => (n.startsWith("_") ? [] : [i]));
-  const entryName = (key: string) => `${key.slice(0, 32)}.json`;
-  const entryFile = (key: string) => join(dir, entryName(key));
-  const indexFile = join(dir, `${common.slice(0, 32)}.index.json`);
+  const keys = catalogueKeys(options);
+  if (!keys) return full();
+  const { dir, names, texts, files, display, orgIndex, common, keyOf, siteIndexes, entryName, entryFile, indexFile } = keys;
 
   const [org, index] = await Promise.all([cachedJson<OrgEntry>(entryFile(common)), cachedJson<CatalogueIndex>(indexFile)]);
   // A hit: the file's line of the index (its full entry read only when asked for), else its full entry.

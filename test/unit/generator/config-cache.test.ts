@@ -3,14 +3,15 @@
  * file's checked outcome is reused only while everything that decides it is
  * unchanged, and the catalogue it gives is loadCatalogue's.
  */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { MODULE_NAMES } from "../../../generator/bundle/build.js";
 import { computeRuntimeHash } from "../../../generator/bundle/hash.js";
 import { coreOf, inputsHashOf } from "../../../generator/bundle/plan.js";
-import { loadCatalogueCached } from "../../../generator/config/cached-load.js";
-import { loadCatalogue } from "../../../generator/config/load.js";
+import { loadCatalogueCached, loadConfigPart, sitesOfPart, writeIndexOfParts } from "../../../generator/config/cached-load.js";
+import { loadCatalogue, type ResolvedBundle } from "../../../generator/config/load.js";
 import { cachedSourceOf, hasPath, offsetOf, parseYamlSource, sourceFromCache, type YamlSource } from "../../../generator/config/yaml-source.js";
 import { copyCatalogue, REPO, tempDir } from "../../helpers/fs.js";
 
@@ -18,17 +19,35 @@ vi.setConfig({ testTimeout: 180_000 });
 
 const GENERATOR = computeRuntimeHash(REPO);
 
+const optionsOf = (sitesDir: string, cacheDir: string, generatorHash = GENERATOR) => ({
+  sitesDir,
+  cacheDir,
+  moduleNames: MODULE_NAMES,
+  generatorHash,
+  inputsHashOf: (b: ResolvedBundle) => inputsHashOf(generatorHash, b),
+  coreOf,
+  root: REPO,
+});
+
 function load(sitesDir: string, cacheDir: string, generatorHash = GENERATOR) {
-  return loadCatalogueCached({
-    sitesDir,
-    cacheDir,
-    moduleNames: MODULE_NAMES,
-    generatorHash,
-    inputsHashOf: (b) => inputsHashOf(generatorHash, b),
-    coreOf,
-    root: REPO,
-  });
+  return loadCatalogueCached(optionsOf(sitesDir, cacheDir, generatorHash));
 }
+
+/** A cold build's config phase as its threads run it (build.ts, config-worker.ts): each part loaded, then the index from their lines. */
+async function loadInParts(sitesDir: string, cacheDir: string, parts = 2) {
+  const options = optionsOf(sitesDir, cacheDir);
+  const lines = await Promise.all(Array.from({ length: parts }, (_, part) => loadConfigPart({ ...options, part, parts })));
+  await writeIndexOfParts(options, lines);
+  return lines;
+}
+
+/** Every file of the config cache by name, with its bytes. */
+const cacheFiles = (cacheDir: string) =>
+  Object.fromEntries(
+    readdirSync(join(cacheDir, "config"))
+      .sort()
+      .map((n) => [n, readFileSync(join(cacheDir, "config", n), "utf8")]),
+  );
 
 const siteFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".yaml") && !n.startsWith("_")).length;
 
@@ -122,5 +141,100 @@ describe("the config cache", () => {
     for (let at = 0; at <= text.length; at += 97) expect(rebuilt.lines.linePos(at)).toEqual(source.lines.linePos(at));
     // Data that JSON would change (.inf) is not cached: such a file is parsed as before.
     expect(cachedSourceOf(parseYamlSource("x.yaml", "a: .inf\n").source)).toBeUndefined();
+  });
+});
+
+const BAD_CONFIGS = join(dirname(fileURLToPath(import.meta.url)), "../../fixtures/bad-configs");
+
+/** A bad-config case's catalogue (test/fixtures/bad-configs: _base/ with the case's files over it, `_remove`'s names deleted). */
+function badConfig(name: string): string {
+  const dir = tempDir("bad-config");
+  const caseDir = join(BAD_CONFIGS, name);
+  for (const file of readdirSync(join(BAD_CONFIGS, "_base"))) copyFileSync(join(BAD_CONFIGS, "_base", file), join(dir, file));
+  const remove = join(caseDir, "_remove");
+  if (existsSync(remove))
+    for (const file of readFileSync(remove, "utf8")
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean))
+      rmSync(join(dir, file));
+  for (const file of readdirSync(caseDir)) if (file !== "expected.json" && file !== "_remove") copyFileSync(join(caseDir, file), join(dir, file));
+  return dir;
+}
+
+describe("a cold build's config phase on two threads (loadConfigPart, writeIndexOfParts)", () => {
+  it("the parts split the site files between them, each once, in order", () => {
+    const files = Array.from({ length: 7 }, (_, i) => i);
+    const parts = [0, 1, 2].map((part) => sitesOfPart(files, { part, parts: 3 }));
+    expect(parts).toEqual([
+      [0, 3, 6],
+      [1, 4],
+      [2, 5],
+    ]);
+    expect(sitesOfPart(files, { part: 0, parts: 1 })).toEqual(files);
+  });
+
+  it("leaves the config cache byte for byte as a single-thread load leaves it, and the catalogue loaded from it is the catalogue loaded from YAML", async () => {
+    const sites = copyCatalogue();
+    const split = tempDir("cache");
+    const single = tempDir("cache");
+    const lines = await loadInParts(sites, split);
+    expect(lines.map((l) => l?.length)).toEqual([Math.ceil(siteFiles(sites) / 2), Math.floor(siteFiles(sites) / 2)]);
+    await load(sites, single);
+    expect(cacheFiles(split)).toEqual(cacheFiles(single));
+    const after = await load(sites, split);
+    expect(after).toMatchObject({ hits: siteFiles(sites), parsed: 0 });
+    await expectSameAsYaml(sites, after);
+  });
+
+  it("the entries of a catalogue no longer there are pruned, as a single-thread load prunes them", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    await load(sites, cache, "another-generator");
+    const stale = Object.keys(cacheFiles(cache));
+    await loadInParts(sites, cache);
+    expect(Object.keys(cacheFiles(cache)).filter((n) => stale.includes(n))).toEqual([]);
+    const single = tempDir("cache");
+    await load(sites, single);
+    expect(cacheFiles(cache)).toEqual(cacheFiles(single));
+  });
+
+  it("a clash across the parts' files, or a part with a problem, gives loadCatalogue's diagnostics, and no index", async () => {
+    const sites = copyCatalogue();
+    // A new site claiming go's hosts: each file is clean alone, and the two fall in different parts.
+    const copy = readFileSync(join(sites, "go.yaml"), "utf8").replace(/^code: go$/m, "code: gocopy");
+    writeFileSync(join(sites, "gocopy.yaml"), copy);
+    const names = readdirSync(sites)
+      .filter((n) => n.endsWith(".yaml") && !n.startsWith("_"))
+      .sort();
+    expect(names.indexOf("go.yaml") % 2).not.toBe(names.indexOf("gocopy.yaml") % 2);
+    const cache = tempDir("cache");
+    expect((await loadInParts(sites, cache)).every((l) => l !== undefined)).toBe(true);
+    const clash = await load(sites, cache);
+    expect(clash.catalogue.diagnostics.some((d) => d.code === "CONFIG_HOST_CONFLICT")).toBe(true);
+    await expectSameAsYaml(sites, clash);
+    writeFileSync(join(sites, "gocopy.yaml"), copy.replace(/^hosts:/m, "unknownKey: 1\nhosts:"));
+    const invalidCache = tempDir("cache");
+    const invalidLines = await loadInParts(sites, invalidCache);
+    expect(invalidLines.filter((l) => l === undefined)).toHaveLength(1);
+    expect(readdirSync(join(invalidCache, "config")).some((n) => n.endsWith(".index.json"))).toBe(false);
+    const invalid = await load(sites, invalidCache);
+    expect(invalid.catalogue.diagnostics.length).toBeGreaterThan(1);
+    await expectSameAsYaml(sites, invalid);
+  });
+
+  it("every bad-config fixture gives, after the parts, exactly loadCatalogue's diagnostics", async () => {
+    const cases = readdirSync(BAD_CONFIGS).filter((n) => n !== "_base" && existsSync(join(BAD_CONFIGS, n, "expected.json")));
+    expect(cases.length).toBeGreaterThan(100);
+    for (const name of cases) {
+      const sites = badConfig(name);
+      const cache = tempDir("cache");
+      mkdirSync(cache, { recursive: true });
+      await loadInParts(sites, cache);
+      const got = await load(sites, cache);
+      const fromYaml = await loadCatalogue({ sitesDir: sites, moduleNames: MODULE_NAMES });
+      expect(fromYaml.diagnostics.length, name).toBeGreaterThan(0);
+      expect(got.catalogue.diagnostics, name).toEqual(fromYaml.diagnostics);
+    }
   });
 });
