@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launchPipe } from "./cdp-pipe.js";
+import { launchPipe, navigateAndSettle, openTab } from "./cdp-pipe.js";
 import { answerEdge, benchChromiumArgs, FIRST_VISIT_PAGE, visitorCookies as benchVisitorCookies } from "./bench-page.js";
 
 const tmp = (p) => mkdtempSync(join(tmpdir(), `sitetags-bench-${p}-`));
@@ -58,16 +58,11 @@ async function tracedLoad(pipe, url, cookies, settleMs) {
     if (m.method === "Tracing.dataCollected") events.push(...m.params.value);
   });
   try {
-    if (cookies.length) await pipe.send("Storage.setCookies", { browserContextId, cookies });
-    const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
-    const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+    const { sessionId } = await openTab(pipe, browserContextId, cookies);
     await pipe.send("Page.enable", {}, sessionId);
     await pipe.send("Page.addScriptToEvaluateOnNewDocument", { source: STORAGE_PROBE }, sessionId);
     await pipe.send("Tracing.start", { traceConfig: { includedCategories: CATEGORIES.split(",").filter((c) => c !== "-*") }, transferMode: "ReportEvents" });
-    const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
-    await pipe.send("Page.navigate", { url }, sessionId);
-    await loaded;
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    await navigateAndSettle(pipe, sessionId, url, settleMs);
     const probe = await pipe.send("Runtime.evaluate", { expression: "JSON.stringify(window.__storageProbe)", returnByValue: true }, sessionId);
     const complete = pipe.waitFor("Tracing.tracingComplete", undefined, () => true, 30000);
     await pipe.send("Tracing.end");

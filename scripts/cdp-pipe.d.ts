@@ -12,3 +12,9 @@ export function scriptTimeWithMicrotasks(
   url: string,
   options?: { cookies?: Array<Record<string, unknown>>; settleMs?: number },
 ): Promise<{ scriptMs: number; withMicrotasksMs: number }>;
+export function openTab(
+  pipe: PipeChromium,
+  browserContextId: string,
+  cookies?: Array<Record<string, unknown>>,
+): Promise<{ targetId: string; sessionId: string }>;
+export function navigateAndSettle(pipe: PipeChromium, sessionId: string, url: string, settleMs: number): Promise<void>;

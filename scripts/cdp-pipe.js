@@ -77,6 +77,25 @@ export function launchPipe(executablePath, args) {
   };
 }
 
+/** Navigates the session's tab to url and waits for its load event, then settleMs more (work the page starts at load counts). */
+export async function navigateAndSettle(pipe, sessionId, url, settleMs) {
+  const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
+  await pipe.send("Page.navigate", { url }, sessionId);
+  await loaded;
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+}
+
+/**
+ * A blank tab in the browser context, with the cookies set first, attached (flat session): its target and session ids.
+ * Shared by the bench's loads (scriptTime, scriptTimeWithMicrotasks, bench-profile.js's traced loads).
+ */
+export async function openTab(pipe, browserContextId, cookies = []) {
+  if (cookies.length) await pipe.send("Storage.setCookies", { browserContextId, cookies });
+  const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
+  const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+  return { targetId, sessionId };
+}
+
 /**
  * Main-thread script time (CDP Performance ScriptDuration, ms) of one load of
  * url in a fresh browser context, with the given cookies, read settleMs after
@@ -85,15 +104,10 @@ export function launchPipe(executablePath, args) {
 export async function scriptTime(pipe, url, { cookies = [], settleMs = 500 } = {}) {
   const { browserContextId } = await pipe.send("Target.createBrowserContext");
   try {
-    if (cookies.length) await pipe.send("Storage.setCookies", { browserContextId, cookies });
-    const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
-    const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+    const { sessionId } = await openTab(pipe, browserContextId, cookies);
     await pipe.send("Performance.enable", {}, sessionId);
     await pipe.send("Page.enable", {}, sessionId);
-    const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
-    await pipe.send("Page.navigate", { url }, sessionId);
-    await loaded;
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    await navigateAndSettle(pipe, sessionId, url, settleMs);
     const { metrics } = await pipe.send("Performance.getMetrics", {}, sessionId);
     return metrics.find((m) => m.name === "ScriptDuration").value * 1000;
   } finally {
@@ -139,16 +153,11 @@ export async function scriptTimeWithMicrotasks(pipe, url, { cookies = [], settle
     if (m.method === "Tracing.dataCollected") events.push(...m.params.value);
   });
   try {
-    if (cookies.length) await pipe.send("Storage.setCookies", { browserContextId, cookies });
-    const { targetId } = await pipe.send("Target.createTarget", { url: "about:blank", browserContextId });
-    const { sessionId } = await pipe.send("Target.attachToTarget", { targetId, flatten: true });
+    const { targetId, sessionId } = await openTab(pipe, browserContextId, cookies);
     await pipe.send("Performance.enable", {}, sessionId);
     await pipe.send("Page.enable", {}, sessionId);
     await pipe.send("Tracing.start", { traceConfig: { includedCategories: ["devtools.timeline", "v8.execute"] }, transferMode: "ReportEvents" });
-    const loaded = pipe.waitFor("Page.loadEventFired", sessionId);
-    await pipe.send("Page.navigate", { url }, sessionId);
-    await loaded;
-    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    await navigateAndSettle(pipe, sessionId, url, settleMs);
     const { metrics } = await pipe.send("Performance.getMetrics", {}, sessionId);
     const complete = pipe.waitFor("Tracing.tracingComplete", undefined, () => true, 30000);
     await pipe.send("Tracing.end");
