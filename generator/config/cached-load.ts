@@ -30,8 +30,8 @@
  * order are exactly loadCatalogue's.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { readdir, rm } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, utimesSync } from "node:fs";
+import { readdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
 import { configLoader } from "./load-entry.js";
@@ -263,7 +263,8 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
     siteIndexes.map((i) => {
       const name = entryName(keyOf(i));
       const line = index?.[name];
-      return line && existsSync(join(dir, name)) ? line : cachedJson<SiteEntry>(join(dir, name));
+      // Touched, so that another build's prune sharing this cache keeps it until this one has read it (prune, PRUNE_GRACE_MS).
+      return line && touch(join(dir, name)) ? line : cachedJson<SiteEntry>(join(dir, name));
     }),
   );
   const missed = siteIndexes.filter((_, j) => !cached[j]);
@@ -366,8 +367,38 @@ function lazySite(line: IndexEntry, file: string): { site: SiteModel; siteBundle
   return { site, siteBundles };
 }
 
-/** Removes the entries of files and inputs that are gone, so the cache does not grow with every edit. */
+/**
+ * How long an entry no catalogue of this build names is kept after it was last written or used. A build reads a hit's full entry only when
+ * it links the bundle (lazySite), up to minutes later; another build sharing the cache (a shard beside it, another catalogue, a test) prunes
+ * by its own catalogue, so without this it could remove the entry in between and the first build would fail to read it.
+ */
+export const PRUNE_GRACE_MS = 60 * 60 * 1000;
+
+/** Marks an entry as used now (its modification time), or false when it is gone. */
+function touch(file: string): boolean {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the entries of files and inputs that are gone, so the cache does not grow with every edit: those not in `keep` and neither written
+ * nor used (touch) in the last PRUNE_GRACE_MS.
+ */
 async function prune(dir: string, keep: Set<string>) {
   const names = await readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((n) => n.endsWith(".json") && !keep.has(n)).map((n) => rm(join(dir, n), { force: true })));
+  const before = Date.now() - PRUNE_GRACE_MS;
+  await Promise.all(
+    names
+      .filter((n) => n.endsWith(".json") && !keep.has(n))
+      .map(async (n) => {
+        const file = join(dir, n);
+        const info = await stat(file).catch(() => undefined);
+        if (info && info.mtimeMs < before) await rm(file, { force: true });
+      }),
+  );
 }

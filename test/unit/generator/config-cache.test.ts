@@ -3,14 +3,14 @@
  * file's checked outcome is reused only while everything that decides it is
  * unchanged, and the catalogue it gives is loadCatalogue's.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { MODULE_NAMES } from "../../../generator/bundle/build.js";
 import { computeRuntimeHash } from "../../../generator/bundle/hash.js";
 import { coreOf, inputsHashOf } from "../../../generator/bundle/plan.js";
-import { loadCatalogueCached, loadConfigPart, sitesOfPart, writeIndexOfParts } from "../../../generator/config/cached-load.js";
+import { loadCatalogueCached, loadConfigPart, PRUNE_GRACE_MS, sitesOfPart, writeIndexOfParts } from "../../../generator/config/cached-load.js";
 import { loadCatalogue, type ResolvedBundle } from "../../../generator/config/load.js";
 import { cachedSourceOf, hasPath, offsetOf, parseYamlSource, sourceFromCache, type YamlSource } from "../../../generator/config/yaml-source.js";
 import { copyCatalogue, REPO, tempDir } from "../../helpers/fs.js";
@@ -39,6 +39,12 @@ async function loadInParts(sitesDir: string, cacheDir: string, parts = 2) {
   const lines = await Promise.all(Array.from({ length: parts }, (_, part) => loadConfigPart({ ...options, part, parts })));
   await writeIndexOfParts(options, lines);
   return lines;
+}
+
+/** Every file of the config cache as last written or used longer ago than prune's grace (so that the next load may prune it). */
+function ageCache(cacheDir: string) {
+  const old = new Date(Date.now() - PRUNE_GRACE_MS - 60_000);
+  for (const n of readdirSync(join(cacheDir, "config"))) utimesSync(join(cacheDir, "config", n), old, old);
 }
 
 /** Every file of the config cache by name, with its bytes. */
@@ -99,8 +105,11 @@ describe("the config cache", () => {
     const afterOrg = await load(sites, cache);
     expect(afterOrg).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
     await expectSameAsYaml(sites, afterOrg);
+    // Entries no longer named are kept while another build may still read them (written or used within PRUNE_GRACE_MS)...
+    expect(readdirSync(join(cache, "config")).length).toBe(2 * (siteFiles(sites) + 2));
+    ageCache(cache);
     expect(await load(sites, cache, `${GENERATOR}-changed`)).toMatchObject({ hits: 0, parsed: siteFiles(sites) });
-    // The entries of inputs that are gone are pruned: one per site file, one for the organisation file and the catalogue index remain.
+    // ...and pruned after it: one per site file, one for the organisation file and the catalogue index remain.
     expect(readdirSync(join(cache, "config")).length).toBe(siteFiles(sites) + 2);
   });
 
@@ -192,11 +201,31 @@ describe("a cold build's config phase on two threads (loadConfigPart, writeIndex
     const cache = tempDir("cache");
     await load(sites, cache, "another-generator");
     const stale = Object.keys(cacheFiles(cache));
+    ageCache(cache);
     await loadInParts(sites, cache);
     expect(Object.keys(cacheFiles(cache)).filter((n) => stale.includes(n))).toEqual([]);
     const single = tempDir("cache");
     await load(sites, single);
     expect(cacheFiles(cache)).toEqual(cacheFiles(single));
+  });
+
+  it("a build that shares the cache with another catalogue's build reads every entry its index named, though the other prunes by its own", async () => {
+    const sites = copyCatalogue();
+    const cache = tempDir("cache");
+    await load(sites, cache);
+    ageCache(cache);
+    // This build reads the index: its sites' full entries are read only when a bundle's config is asked for (at link time).
+    const first = await load(sites, cache);
+    expect(first).toMatchObject({ hits: siteFiles(sites), parsed: 0 });
+    // Meanwhile another build, of the catalogue with one site edited (the same _org.yaml, so the same index file), writes and prunes.
+    const other = join(tempDir("other"), basename(sites));
+    cpSync(sites, other, { recursive: true });
+    const go = join(other, "go.yaml");
+    writeFileSync(go, `${readFileSync(go, "utf8")}\n# edited\n`);
+    expect(await load(other, cache)).toMatchObject({ hits: siteFiles(sites) - 1, parsed: 1 });
+    // Every config the first build links is still there to read (before PRUNE_GRACE_MS, a build that used an entry keeps it).
+    expect(first.catalogue.bundles.filter((b) => b.site === "go").map((b) => b.config.timing.pageLoad).length).toBeGreaterThan(0);
+    await expectSameAsYaml(sites, first);
   });
 
   it("a clash across the parts' files, or a part with a problem, gives loadCatalogue's diagnostics, and no index", async () => {
