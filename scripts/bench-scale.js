@@ -31,12 +31,16 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
  * high-water mark of resident memory (VmHWM in /proc/self/status, where
  * there is one; else getrusage's maxRSS, the same figure). A build that
  * compiles the runtime runs in a child process of the CLI
- * (generator/cli/child.ts), which reports too: the build's peak is then the
- * sum of the two processes' peaks (an upper bound: the parent, waiting,
- * holds about 50 MB; the node binary's pages both map are counted twice),
- * and its CPU time theirs together.
+ * (generator/cli/child.ts), which reports too, and the CLI, waiting for it,
+ * reports last. The build's peak is then the child's high-water mark plus
+ * the CLI's private memory (RssAnon + RssShmem in /proc/self/status at its
+ * exit: its heap, which stays as it was while it waits), so that the pages
+ * both processes map from the same files (the node binary, about 45 MB) are
+ * counted once, as the kernel holds them once; the sum of the two
+ * high-water marks, an upper bound, is printed beside it. Its CPU time is
+ * theirs together.
  */
-const PEAK = `data:text/javascript,import{isMainThread}from"node:worker_threads";import{readFileSync}from"node:fs";if(isMainThread)process.on("exit",()=>{const u=process.resourceUsage();let kb=u.maxRSS;try{kb=Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status","utf8"))[1])}catch{}process.stderr.write("\\nsitetags-peak-rss "+kb*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+"\\n")})`;
+const PEAK = `data:text/javascript,import{isMainThread}from"node:worker_threads";import{readFileSync}from"node:fs";if(isMainThread)process.on("exit",()=>{const u=process.resourceUsage();let kb=u.maxRSS,own=kb;try{const t=readFileSync("/proc/self/status","utf8"),f=(n)=>Number(new RegExp(n+":\\\\s*(\\\\d+)").exec(t)[1]);kb=f("VmHWM");own=f("RssAnon")+f("RssShmem")}catch{}process.stderr.write("\\nsitetags-peak-rss "+kb*1024+" cpu "+(u.userCPUTime+u.systemCPUTime)+" private "+own*1024+"\\n")})`;
 
 /**
  * Writes a catalogue of `count` sites into `dir`: the shipped sites first,
@@ -83,16 +87,18 @@ function build(bin, sites, out, cache) {
   });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr.slice(0, 4000)}`);
-  const reports = [...r.stderr.matchAll(/sitetags-peak-rss (\d+) cpu (\d+)/g)];
-  const peak = reports.length ? reports.reduce((sum, m) => sum + Number(m[1]), 0) : NaN;
+  const reports = [...r.stderr.matchAll(/sitetags-peak-rss (\d+) cpu (\d+) private (\d+)/g)];
+  // The build's process's high-water mark, plus the private memory of the CLI that waited for it (the last report; see PEAK).
+  const peak = reports.length ? reports.reduce((sum, m, i) => sum + Number(m[i && i === reports.length - 1 ? 3 : 1]), 0) : NaN;
   const cpu = reports.length ? reports.reduce((sum, m) => sum + Number(m[2]), 0) : NaN;
   const parsed = JSON.parse(r.stdout);
   return {
     ms,
     cpuMs: cpu / 1000,
     peak,
-    // Each process's own peak, the CLI's last (it exits after its child).
+    // Each process's own high-water mark, the CLI's last (it exits after its child), and the CLI's private memory.
     peaks: reports.map((m) => Number(m[1])),
+    cliPrivate: reports.length > 1 ? Number(reports[reports.length - 1][3]) : undefined,
     built: parsed.built,
     reused: parsed.reused,
     bundles: parsed.bundles.length,
@@ -138,7 +144,7 @@ function measure(root, count, runs) {
       rows.cpu.warm.push(warm.cpuMs);
       rows.cpu.oneSite.push(one.cpuMs);
       rows.peak.push(Math.max(cold.peak, warm.peak, one.peak));
-      rows.coldPeaks.push(cold.peaks);
+      rows.coldPeaks.push(cold);
       rows.phases.cold.push(cold);
       rows.phases.oneSite.push(one);
     } finally {
@@ -152,8 +158,15 @@ const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const range = (xs) => `${s(Math.min(...xs))}–${s(Math.max(...xs))}`;
 const cpu = (xs) => `cpu ${s(median(xs))}`;
-/** Each run's cold build's peak per process (the build's child, then the CLI), summed in the row's figure. */
-const processes = (runs) => runs.map((peaks) => peaks.map(mb).join(" + ")).join(", ");
+/** Each run's cold build's peak per process: the build's child's high-water mark + the CLI's private memory (its high-water mark; both summed). */
+const processes = (runs) =>
+  runs
+    .map(({ peaks, cliPrivate }) =>
+      cliPrivate === undefined
+        ? peaks.map(mb).join(" + ")
+        : `build ${mb(peaks[0])} + CLI private ${mb(cliPrivate)} (CLI high-water ${mb(peaks[1])}; sum of high-water marks ${mb(peaks[0] + peaks[1])})`,
+    )
+    .join(", ");
 /**
  * The build's profile (its --json "phases", "cpuMs" and "peaks"; SITETAGS_PROFILE=1 prints the same on stderr): per phase, in order, the
  * median over the runs of its wall time, its CPU time and the process's peak resident memory at its end. "load" is the CLI's loading from
