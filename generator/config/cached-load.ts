@@ -177,6 +177,17 @@ function catalogueKeys(options: CachedLoadOptions) {
   return { dir, names, texts, files, display, orgIndex, common, keyOf: (i: number) => keys[i], siteIndexes, entryName, entryFile, indexFile };
 }
 
+/** What prune keeps for the catalogue as it is now: _org.yaml's entry, each site file's and the index. */
+function keptBy(keys: NonNullable<ReturnType<typeof catalogueKeys>>): Set<string> {
+  const { common, keyOf, siteIndexes, entryName, indexFile } = keys;
+  return new Set([...[common, ...siteIndexes.map(keyOf)].map(entryName), basename(indexFile)]);
+}
+
+/** A loaded site's entry: the site and its bundles, each with its inputsHash. */
+function siteEntryOf(catalogue: Catalogue, site: SiteModel, options: CachedLoadOptions): SiteEntry {
+  return { site, bundles: catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) })) };
+}
+
 /** A part of a cold build's config phase (config-worker.ts): which of the catalogue's site files it loads. */
 export interface ConfigPart {
   part: number;
@@ -211,10 +222,7 @@ export async function loadConfigPart(options: CachedLoadOptions & ConfigPart): P
   for (const [j, site] of catalogue.sites.entries()) {
     const key = keyOf(mine[j]);
     if (site.file !== display(names[mine[j]])) return undefined;
-    const entry: SiteEntry = {
-      site,
-      bundles: catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) })),
-    };
+    const entry = siteEntryOf(catalogue, site, options);
     writes.push(writeAtomic(entryFile(key), JSON.stringify(entry)));
     lines.push([entryName(key), indexLineOf(entry, options.coreOf)]);
   }
@@ -235,7 +243,7 @@ export async function writeIndexOfParts(options: CachedLoadOptions, parts: Reado
   if (lines.size !== names.length || names.some((n) => !lines.has(n))) return;
   // A cache that cannot be written is only slower next time; what the catalogue no longer names goes, as after any write of loadCatalogueCached.
   await writeAtomic(keys.indexFile, JSON.stringify(Object.fromEntries(names.map((n) => [n, lines.get(n)!])))).catch(() => undefined);
-  await prune(keys.dir, new Set([keys.entryName(keys.common), ...names, basename(keys.indexFile)]));
+  await prune(keys.dir, keptBy(keys));
 }
 
 export async function loadCatalogueCached(options: CachedLoadOptions): Promise<CachedLoad> {
@@ -288,10 +296,7 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
 
   // The fresh outcomes, per site file, remembered for next time.
   const fresh = new Map<string, SiteEntry>();
-  for (const site of catalogue.sites) {
-    const bundles = catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) }));
-    fresh.set(site.file, { site, bundles });
-  }
+  for (const site of catalogue.sites) fresh.set(site.file, siteEntryOf(catalogue, site, options));
   const lines: IndexEntry[] = [];
   const sites: SiteModel[] = [];
   const inputsHashes = new Map<ResolvedBundle, string>();
@@ -324,7 +329,7 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
   if (indexStale) writes.push(writeAtomic(indexFile, JSON.stringify(Object.fromEntries(siteIndexes.map((i, j) => [entryName(keyOf(i)), lines[j]])))));
   // A cache that cannot be written is only slower next time.
   await Promise.all(writes.map((w) => w.catch(() => undefined)));
-  if (writes.length) await prune(dir, new Set([...[common, ...siteIndexes.map(keyOf)].map(entryName), basename(indexFile)]));
+  if (writes.length) await prune(dir, keptBy(keys));
 
   return {
     catalogue: { sitesDir, org: catalogue.org, sites, bundles, diagnostics: [], files },
