@@ -34,6 +34,22 @@ const edit = (root: string) => {
 
 const GO_PROD = { sites: ["go"], envs: ["prod"] };
 
+/** Builds go/prod from `root`, editing its runtime once, at the first progress event `when` accepts; returns the result and whether it edited. */
+async function buildEditingOnce(root: string, options: { outDir: string; cacheDir: string; workers?: number }, when: (label: string) => boolean = () => true) {
+  let edited = false;
+  const result = await build({
+    ...GO_PROD,
+    ...options,
+    root,
+    onProgress: ({ label }) => {
+      if (edited || !when(label)) return;
+      edit(root);
+      edited = true;
+    },
+  });
+  return { result, edited };
+}
+
 describe("runtimeChange: the runtime hash's files, as the build's snapshot found them", () => {
   it('"a file changed while it runs is not built as it was": a write (even of the same bytes back), a new file and a removed file are each named', () => {
     const root = tempDir("root");
@@ -89,17 +105,7 @@ describe('"a build reports what it built from": a runtime source written while t
     expect(control.piecesCompiled).toBe(0);
 
     const out = tempDir("out");
-    let edited = false;
-    const failed = await build({
-      ...GO_PROD,
-      root,
-      outDir: out,
-      cacheDir: cache,
-      onProgress: () => {
-        if (!edited) edit(root);
-        edited = true;
-      },
-    });
+    const { result: failed, edited } = await buildEditingOnce(root, { outDir: out, cacheDir: cache });
     expect(edited).toBe(true);
     expect(failed.piecesCompiled).toBe(0);
     expect(failed.exitCode).toBe(3);
@@ -123,20 +129,8 @@ describe('"a build reports what it built from": a runtime source written while t
     // schema.ts, not the one this process loaded (BUILD_REGISTRY_INVALID). No piece and no order: every piece is compiled.
     const registry = readFileSync(join(SHARED_CACHE, `registry-${startHash}.json`));
     writeFileSync(join(cache, `registry-${startHash}.json`), registry);
-    let edited = false;
-    const failed = await build({
-      ...GO_PROD,
-      root,
-      outDir: out,
-      cacheDir: cache,
-      workers: 1,
-      onProgress: ({ label }) => {
-        // After stage A (checked on its own) and the first piece: the others still to compile.
-        if (edited || !label.startsWith("compiled ")) return;
-        edit(root);
-        edited = true;
-      },
-    });
+    // After stage A (checked on its own) and the first piece: the others still to compile.
+    const { result: failed, edited } = await buildEditingOnce(root, { outDir: out, cacheDir: cache, workers: 1 }, (label) => label.startsWith("compiled "));
     expect(edited).toBe(true);
     expect(failed.exitCode).toBe(3);
     expect(failed.diagnostics.map((d) => [d.code, d.message.split(" changed while")[0]])).toEqual([["BUILD_INPUTS_CHANGED", EDITED]]);
