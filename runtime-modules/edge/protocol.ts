@@ -100,7 +100,7 @@ export function ianaTimezone(
   temporal: TemporalNow | undefined = (globalThis as { Temporal?: TemporalNow }).Temporal,
 ): string {
   try {
-    const zone = temporal && temporal.Now && temporal.Now.timeZoneId && temporal.Now.timeZoneId();
+    const zone = temporal?.Now?.timeZoneId?.();
     if (zone) return zone;
   } catch (e) {
     // A partial or broken Temporal: Intl below.
@@ -139,9 +139,8 @@ export function contextXdm(
   // two agree unless the page is pinch-zoomed.
   const vv = win.visualViewport;
   const root = win.document.documentElement;
-  let orientation = ((screen.orientation && screen.orientation.type) || "").split("-")[0];
-  if (orientation !== "portrait" && orientation !== "landscape")
-    orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
+  let orientation = (screen.orientation?.type || "").split("-")[0];
+  if (orientation !== "portrait" && orientation !== "landscape") orientation = win.matchMedia?.("(orientation: portrait)").matches ? "portrait" : "landscape";
   return {
     web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
     device: { screenHeight: screen.height, screenWidth: screen.width, screenOrientation: orientation },

@@ -1,4 +1,4 @@
-import type { EdgeContext } from "./context";
+import { tagAllowed, type EdgeContext } from "./context";
 import type { Obj } from "./protocol";
 import type { Retries } from "./retry";
 import type { Reply, Transmit } from "./transport";
@@ -56,9 +56,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   function destination(item: Obj): void {
     const spec = item.type === "cookie" && item.spec;
     if (!isObject(spec) || typeof spec.name !== "string" || !spec.name || !ctx.cookies) return;
-    const d = ctx.consent.decide(DESTINATION_COOKIES_TAG, "marketing");
-    monitor.emit("tag", { tag: DESTINATION_COOKIES_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
-    if (!d.allowed) return;
+    if (!tagAllowed(ctx, DESTINATION_COOKIES_TAG, "marketing")) return;
     const rule = destinationCookieRule(spec.name, spec.ttlDays, config.identity.cookies);
     ctx.cookies.set(rule.name, spec.value == null ? "" : String(spec.value), cookieWriteOptions(rule));
   }
@@ -71,10 +69,10 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const domain = ctx.apex();
     const now = Date.now();
     for (const handle of parsed.handle) {
-      for (const item of (handle && handle.payload) || []) {
-        if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
+      for (const item of handle?.payload || []) {
+        if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs?.SameSite, now);
         else if (handle.type === "activation:push") destination(item);
-        else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(ctx.readJar()) !== item.id) {
+        else if (migrate && handle.type === "identity:result" && item.namespace?.code === "ECID" && legacy(ctx.readJar()) !== item.id) {
           jar.cookie = cookieText(
             amcv,
             "MCMID|" + item.id,
@@ -126,7 +124,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : action, configId, requestId);
     // Hidden but not leaving (another tab): a visitor without identity waits for it by fetch, or each beacon would make a new ECID.
     const beaconNow = () => ctx.hidden && event && (identity || ctx.leaving);
-    monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: event ? p.events[0].xdm && p.events[0].xdm.eventType : undefined, body });
+    monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: p.events?.[0].xdm?.eventType, body });
 
     const finish = (reply?: Reply) => {
       let status: number | undefined;

@@ -25,7 +25,8 @@ export function createTransport(win: Window): Transmit {
     new Promise<Reply>((resolve) => {
       const nav = win.navigator;
       try {
-        if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
+        // No sendBeacon: its call throws, caught below as a refusal.
+        if (beacon && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
           return resolve({ status: 204, text: "", header: () => null, beacon: true });
         }
       } catch (e) {
