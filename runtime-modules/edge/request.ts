@@ -32,8 +32,8 @@ export const DESTINATION_COOKIES_TAG = "destination-cookies";
  */
 export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Retries, queue: SendQueue): (job: Job) => Promise<number | undefined> {
   const { config, win, log, monitor, jar, prefix } = ctx;
-  const amcv = "AMCV_" + config.analytics.orgId;
   const a = config.analytics;
+  const amcv = "AMCV_" + a.orgId;
   // The config-driven paths: their code is in the bundle only when its config turns them on (features.ts).
   const features = ctx.features || {};
   const base: Obj = { com_adobe_analytics: { reportSuites: [a.reportSuite] } };

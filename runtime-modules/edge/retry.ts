@@ -22,7 +22,7 @@ export function createRetries(win: Pick<Window, "setTimeout" | "clearTimeout">, 
         scheduled.splice(scheduled.indexOf(go), 1);
         again();
       };
-      const timer = win.setTimeout(go, retryDelay(reply.header("Retry-After"), n, random, Date.now()));
+      const timer = win.setTimeout(go, retryDelay(reply.header!("Retry-After"), n, random, Date.now()));
       scheduled.push(go);
       return true;
     },
