@@ -26,7 +26,6 @@ export interface ConsentSync {
 export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void, ready: (job: Job) => boolean): ConsentSync {
   const { log, identity } = ctx;
   const consentCookie = ctx.prefix + "consent";
-  const hashPrefix = "com.adobe.alloy." + ctx.prefix.slice(7, -1) + ".consentHashes.";
   /** Events waiting for SDK consent, or for the set-consent request in flight. */
   const waiting: Job[] = [];
   let busy = false;
@@ -34,7 +33,7 @@ export function createConsentSync(ctx: EdgeContext, dispatch: (job: Job) => void
   let again = false;
   let sent: SdkConsent = "pending";
   let pendingLogged = false;
-  const key = hashPrefix + "Adobe.1.0";
+  const key = "com.adobe.alloy." + ctx.prefix.slice(7, -1) + ".consentHashes.Adobe.1.0";
   /**
    * The hash of the last consent the edge answered, not yet in storage: written when the page is hidden or left
    * (hidden()), or at once on a hidden page. A first visit's first localStorage access blocks the main thread for

@@ -1,7 +1,7 @@
 import type { Analytics } from "../core/types";
 import type { Obj } from "./protocol";
 import { VERSION } from "../core/version";
-import { BEFORE_SEND_HOOK_FAILED, EVENT_CANCELED, NETWORK_REQUEST_FAILED } from "../core/messages";
+import { BEFORE_SEND_HOOK_FAILED, EVENT_CANCELED, IDENTITY_COOKIE_NOT_FOUND, NETWORK_REQUEST_FAILED } from "../core/messages";
 import { errorText } from "../core/log";
 import { cleanOverrides, contextXdm } from "./protocol";
 import { createEdgeContext, type AnalyticsDeps } from "./context";
@@ -9,9 +9,7 @@ import { isObject } from "../core/is-object";
 import { mergeInto } from "../core/merge";
 import { createTransport } from "./transport";
 import { createRetries } from "./retry";
-import { createIdentityGate } from "./identity-gate";
 import { createConsentSync } from "./consent-sync";
-import { createPageLifecycle } from "./page-lifecycle";
 import { createRequests, type Job } from "./request";
 import { createSendQueue } from "./send-queue";
 
@@ -33,9 +31,10 @@ export const BEFORE_SEND_HOOK = "sitetagsOnBeforeEventSend";
 /**
  * The Edge client, wire-compatible with @adobe/alloy (shared/edge-protocol.md,
  * docs/edge.md), composed as alloy's core is: the transport (transport.ts),
- * retries (retry.ts), the identity gate (identity-gate.ts), consent sync
- * (consent-sync.ts), the page lifecycle (page-lifecycle.ts) and the requests
- * (request.ts). Building it sends nothing; start() does. Never throws; every
+ * retries (retry.ts), consent sync (consent-sync.ts) and the requests
+ * (request.ts), with the identity gate and the page lifecycle here (their few
+ * lines cost fewer bytes in this closure than as factories of their own,
+ * issue #21). Building it sends nothing; start() does. Never throws; every
  * promise resolves (with the HTTP status on success, undefined otherwise).
  */
 export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
@@ -50,24 +49,45 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
   const retries = createRetries(win, deps.random || Math.random);
   const queue = createSendQueue(() => ctx.leaving);
   const send = createRequests(ctx, createTransport(win), retries, queue);
-  const identityGate = createIdentityGate(ctx);
-  const consent = createConsentSync(
-    ctx,
-    (job) => identityGate.gate(() => send(job)),
-    (job) => beforeSend(job.payload.events[0]),
-  );
-  const listen = createPageLifecycle(ctx, () => {
+  // The identity gate (alloy's): only one request goes out before the visitor has an identity cookie; the rest wait for its answer.
+  const hasIdentity = () => !!ctx.readJar()[ctx.identity];
+  let pending = false;
+  const held: Array<() => void> = [];
+  const release = () => held.splice(0).forEach((f) => f());
+  function gate(job: Job): void {
+    if (ctx.leaving || hasIdentity()) {
+      send(job);
+    } else if (pending) {
+      held.push(() => gate(job));
+    } else {
+      pending = true;
+      send(job).then((status) => {
+        pending = false;
+        // As alloy: only a successful answer that set no identity cookie is worth the warning (a failure logged its own).
+        if (status && !hasIdentity()) log.warn(IDENTITY_COOKIE_NOT_FOUND);
+        release();
+      });
+    }
+  }
+  const consent = createConsentSync(ctx, gate, (job) => beforeSend(job.payload.events[0]));
+  const doc = win.document;
+  // The page lifecycle: ctx.hidden (another tab, or unloading) and ctx.leaving (pagehide: unloaded or cached).
+  function visibility(e: Event): void {
+    ctx.hidden = e.type === "pagehide" || doc.visibilityState === "hidden";
+    if (e.type === "pagehide") ctx.leaving = true;
+    else if (!ctx.hidden) ctx.leaving = false;
+    if (!ctx.hidden) return;
     // Hidden: scheduled retries go now (by sendBeacon once the visitor has an identity). Unloading (pagehide): events
     // waiting for identity or set-consent go too; merely hidden they wait for those answers, which still arrive, as alloy's do.
     if (ctx.leaving) {
       // What waits in the send queue goes first, by beacon once the visitor has an identity.
       queue.flush();
       consent.leave();
-      identityGate.release();
+      release();
     }
     retries.flush();
     consent.hidden();
-  });
+  }
 
   /** Runs the page's onBeforeEventSend hook; false when it cancels (or throws). Empty xdm/data are dropped. */
   function beforeSend(event: Obj): boolean {
@@ -115,7 +135,10 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
 
   return {
     start() {
-      listen();
+      // Capture phase: before the page's own handlers, which may send events on their way out.
+      win.addEventListener("pagehide", visibility, true);
+      win.addEventListener("pageshow", visibility, true);
+      doc.addEventListener("visibilitychange", visibility, true);
       consent.start();
     },
     pageView({ name, variables, xdm }) {
