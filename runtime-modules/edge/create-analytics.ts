@@ -8,7 +8,6 @@ import { createEdgeContext, type AnalyticsDeps } from "./context";
 import { isObject } from "../core/is-object";
 import { mergeInto } from "../core/merge";
 import { createTransport } from "./transport";
-import { createRetries } from "./retry";
 import { createConsentSync } from "./consent-sync";
 import { createRequests, type Job } from "./request";
 import { createSendQueue } from "./send-queue";
@@ -31,7 +30,7 @@ export const BEFORE_SEND_HOOK = "sitetagsOnBeforeEventSend";
 /**
  * The Edge client, wire-compatible with @adobe/alloy (shared/edge-protocol.md,
  * docs/edge.md), composed as alloy's core is: the transport (transport.ts),
- * retries (retry.ts), consent sync (consent-sync.ts) and the requests
+ * consent sync (consent-sync.ts) and the requests with their retries
  * (request.ts), with the identity gate and the page lifecycle here (their few
  * lines cost fewer bytes in this closure than as factories of their own,
  * issue #21). Building it sends nothing; start() does. Never throws; every
@@ -46,9 +45,10 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
   /** Hit-scoped variables set by setVariables (success events, products): on the next beacon only, so an order counts once. */
   let onceVariables: Record<string, string> = {};
 
-  const retries = createRetries(win, deps.random || Math.random);
+  /** Retries waiting for their delay (request.ts): run at once when the page is hidden. */
+  const retrying: Array<() => void> = [];
   const queue = createSendQueue(() => ctx.leaving);
-  const send = createRequests(ctx, createTransport(win), retries, queue);
+  const send = createRequests(ctx, createTransport(win), queue, retrying);
   // The identity gate (alloy's): only one request goes out before the visitor has an identity cookie; the rest wait for its answer.
   const hasIdentity = () => !!ctx.readJar()[ctx.identity];
   let pending = false;
@@ -85,7 +85,7 @@ export function createAnalytics(deps: AnalyticsDeps): EdgeClient {
       consent.leave();
       release();
     }
-    retries.flush();
+    retrying.slice().forEach((f) => f());
     consent.hidden();
   }
 

@@ -52,10 +52,7 @@ export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, 
     // localStorage only now, after the answer, and with storage on only when a proposition was shown: a first visit's
     // page view touches none (issue #21: the first access of a page blocks for milliseconds).
     const key = storageKey(ctx.config.analytics.orgId);
-    if (!o.storage) {
-      const storage = ctx.storage();
-      if (storage) storage.removeItem(key);
-    }
+    if (!o.storage) ctx.storage()?.removeItem(key);
     const shown: Obj[] = [];
     for (const handle of answer.handle || [])
       if (handle?.type === "personalization:decisions")

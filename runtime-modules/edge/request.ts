@@ -1,6 +1,5 @@
 import { tagAllowed, type EdgeContext } from "./context";
 import type { Obj } from "./protocol";
-import type { Retries } from "./retry";
 import type { Reply, Transmit } from "./transport";
 import type { SendQueue } from "./send-queue";
 import { NETWORK_REQUEST_FAILED } from "../core/messages";
@@ -8,7 +7,18 @@ import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
-import { clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure } from "./protocol";
+import {
+  clampQueueTime,
+  cleanOverrides,
+  cookieText,
+  edgeUrl,
+  legacyEcid,
+  linkEcid,
+  MAX_RETRIES,
+  responseFailure,
+  RETRY_STATUSES,
+  retryDelay,
+} from "./protocol";
 
 /** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
 export interface Job {
@@ -30,7 +40,7 @@ export const DESTINATION_COOKIES_TAG = "destination-cookies";
  * succeeded (undefined on a failure), never rejects. A successful answer is
  * applied: cookies, the legacy ECID, cookie destinations, logged warnings.
  */
-export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Retries, queue: SendQueue): (job: Job) => Promise<number | undefined> {
+export function createRequests(ctx: EdgeContext, transmit: Transmit, queue: SendQueue, retrying: Array<() => void>): (job: Job) => Promise<number | undefined> {
   const { config, win, log, monitor, jar, prefix } = ctx;
   const a = config.analytics;
   const amcv = "AMCV_" + a.orgId;
@@ -154,8 +164,19 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
       queue.run(() => {
         const beacon = beaconNow();
         return transmit(url(beacon), body, beacon).then(
-          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any.
-          (reply) => void (retries.schedule(reply, n, () => attempt(n + 1)) || finish(reply)),
+          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any: 429/502/503/504,
+          // at most MAX_RETRIES times, after the delay (Retry-After, else 1000 + 1000·n ms ± 30 %), or when the page is hidden
+          // (the client runs what waits in `retrying`).
+          (reply) => {
+            if (reply.beacon || n >= MAX_RETRIES || RETRY_STATUSES.indexOf(reply.status) < 0) return finish(reply);
+            const go = () => {
+              win.clearTimeout(timer);
+              retrying.splice(retrying.indexOf(go), 1);
+              attempt(n + 1);
+            };
+            const timer = win.setTimeout(go, retryDelay(reply.header!("Retry-After"), n, ctx.random || Math.random, Date.now()));
+            retrying.push(go);
+          },
           (e) => {
             // The third-party host failed (blocked): the edge domain for good, sent once more.
             if (thirdHost && host === thirdHost) {
