@@ -1,4 +1,4 @@
-import type { BundleConfig } from "../../generator/config/bundle-config.js";
+import type { BundleConfig, ConsentCategory } from "../../generator/config/bundle-config.js";
 import type { ConsentGate, Cookies, Logger, Monitor, PageInfo } from "../core/types";
 import { cookieDomain, readCookies } from "../core/cookies";
 import type { EdgeFeatures } from "./features";
@@ -39,6 +39,16 @@ export interface EdgeContext extends AnalyticsDeps {
   hidden: boolean;
   /** pagehide: the page is being unloaded (or cached): nothing waits any more. */
   leaving: boolean;
+}
+
+/**
+ * Whether the consent gate lets an Edge path's tag run (destination cookies, personalisation), its decision reported to
+ * the monitor as the gate's other decisions are: `{ type: "tag", tag, state: "allowed" | "blocked", reason, consent, detail }`.
+ */
+export function tagAllowed(ctx: Pick<EdgeContext, "consent" | "monitor">, tag: string, category: ConsentCategory): boolean {
+  const d = ctx.consent.decide(tag, category);
+  ctx.monitor.emit("tag", { tag, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
+  return d.allowed;
 }
 
 export function createEdgeContext(deps: AnalyticsDeps): EdgeContext {

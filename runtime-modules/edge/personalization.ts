@@ -1,4 +1,4 @@
-import type { EdgeContext } from "./context";
+import { tagAllowed, type EdgeContext } from "./context";
 import type { Obj } from "./protocol";
 import type { Job } from "./request";
 import { contextXdm } from "./protocol";
@@ -13,15 +13,7 @@ export const DECISION_EVENT = "personalization-decision";
 export const DISPLAY_EVENT = "decisioning.propositionDisplay";
 const PAGE_VIEW = "web.webpagedetails.pageViews";
 /** The item schemas alloy asks for with decision scopes (2.30: its createQueryDetails without the page-wide scope). */
-const SCHEMAS = [
-  "https://ns.adobe.com/personalization/default-content-item",
-  "https://ns.adobe.com/personalization/html-content-item",
-  "https://ns.adobe.com/personalization/json-content-item",
-  "https://ns.adobe.com/personalization/redirect-item",
-  "https://ns.adobe.com/personalization/ruleset-item",
-  "https://ns.adobe.com/personalization/message/in-app",
-  "https://ns.adobe.com/personalization/message/content-card",
-];
+const SCHEMAS = "default-content-item html-content-item json-content-item redirect-item ruleset-item message/in-app message/content-card";
 
 /** The key of the displayed-proposition history "personalization storage on" keeps in localStorage (our format, docs/edge.md). */
 export function storageKey(orgId: string): string {
@@ -48,13 +40,11 @@ export function storageKey(orgId: string): string {
  */
 export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, resolve: (status?: number) => void) => void): void {
   const o = ctx.config.analytics.personalization;
-  const event = job.payload.events && job.payload.events[0];
-  if (!o || !event || !event.xdm || event.xdm.eventType !== PAGE_VIEW) return;
+  const event = job.payload.events?.[0];
+  if (!o || event?.xdm?.eventType !== PAGE_VIEW) return;
   const { win, monitor } = ctx;
-  const d = ctx.consent.decide(PERSONALIZATION_TAG, "performance");
-  monitor.emit("tag", { tag: PERSONALIZATION_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
-  if (!d.allowed) return;
-  event.query = { personalization: { schemas: SCHEMAS, decisionScopes: o.decisionScopes } };
+  if (!tagAllowed(ctx, PERSONALIZATION_TAG, "performance")) return;
+  event.query = { personalization: { schemas: SCHEMAS.split(" ").map((s) => "https://ns.adobe.com/personalization/" + s), decisionScopes: o.decisionScopes } };
   const done = job.done;
   job.done = (status, answer) => {
     done(status, answer);
@@ -62,18 +52,15 @@ export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, 
     // localStorage only now, after the answer, and with storage on only when a proposition was shown: a first visit's
     // page view touches none (issue #21: the first access of a page blocks for milliseconds).
     const key = storageKey(ctx.config.analytics.orgId);
-    if (!o.storage) {
-      const storage = ctx.storage();
-      if (storage) storage.removeItem(key);
-    }
+    if (!o.storage) ctx.storage()?.removeItem(key);
     const shown: Obj[] = [];
-    for (const handle of (answer && answer.handle) || [])
-      if (handle && handle.type === "personalization:decisions")
+    for (const handle of answer.handle || [])
+      if (handle?.type === "personalization:decisions")
         for (const p of (handle.payload || []) as Obj[]) {
           if (!isObject(p) || !p.id || o.decisionScopes.indexOf(p.scope as string) < 0) continue;
           const content = (Array.isArray(p.items) ? p.items : []).map((i: Obj) => i && i.data && i.data.content).filter((c: unknown) => c !== undefined);
           const layer = (win as unknown as Record<string, { push?: (item: Obj) => void } | undefined>)[ctx.config.dataLayerName];
-          if (layer && layer.push) layer.push({ event: DECISION_EVENT, scope: p.scope, propositionId: p.id, content });
+          layer?.push?.({ event: DECISION_EVENT, scope: p.scope, propositionId: p.id, content });
           shown.push({ id: p.id, scope: p.scope, scopeDetails: p.scopeDetails });
         }
     if (!shown.length) return;
@@ -86,7 +73,7 @@ export function personalization(ctx: EdgeContext, job: Job, request: (job: Job, 
       } catch (e) {
         history = {};
       }
-      for (const s of shown) history[s.id] = { count: ((history[s.id] && history[s.id].count) || 0) + 1, last: Date.now() };
+      for (const s of shown) history[s.id] = { count: (history[s.id]?.count || 0) + 1, last: Date.now() };
       storage.setItem(key, JSON.stringify(history));
     }
     const xdm = contextXdm(win, ctx.page(), new Date(), VERSION, ctx.storage);

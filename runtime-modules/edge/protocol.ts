@@ -5,7 +5,6 @@
  * datastreams, report suites and visitor identities carry on unchanged.
  */
 import type { PageInfo } from "../core/types";
-import { serverResponded } from "../core/messages";
 import { isObject } from "../core/is-object";
 import { unsafeKey } from "../core/merge";
 
@@ -61,7 +60,8 @@ export function retryDelay(retryAfter: string | null | undefined, retries: numbe
 /** Undefined for a success (a 2xx whose JSON has a handle array, or a 204 without body), else the message to log. */
 export function responseFailure(status: number, text: string, parsed: unknown): string | undefined {
   if (status > 199 && status < 300 && (parsed ? Array.isArray((parsed as Obj).handle) : status === 204)) return undefined;
-  return text ? serverResponded(status, text) : "The server responded with a status code " + status + " and no response body.";
+  // core/messages.ts serverResponded's words, or alloy's for no body.
+  return "The server responded with a status code " + status + (text ? " and response body: " + text : " and no response body.");
 }
 
 function pad(n: number): string {
@@ -100,7 +100,7 @@ export function ianaTimezone(
   temporal: TemporalNow | undefined = (globalThis as { Temporal?: TemporalNow }).Temporal,
 ): string {
   try {
-    const zone = temporal && temporal.Now && temporal.Now.timeZoneId && temporal.Now.timeZoneId();
+    const zone = temporal?.Now?.timeZoneId?.();
     if (zone) return zone;
   } catch (e) {
     // A partial or broken Temporal: Intl below.
@@ -139,9 +139,8 @@ export function contextXdm(
   // two agree unless the page is pinch-zoomed.
   const vv = win.visualViewport;
   const root = win.document.documentElement;
-  let orientation = ((screen.orientation && screen.orientation.type) || "").split("-")[0];
-  if (orientation !== "portrait" && orientation !== "landscape")
-    orientation = win.matchMedia && win.matchMedia("(orientation: portrait)").matches ? "portrait" : "landscape";
+  let orientation = (screen.orientation?.type || "").split("-")[0];
+  if (orientation !== "portrait" && orientation !== "landscape") orientation = win.matchMedia?.("(orientation: portrait)").matches ? "portrait" : "landscape";
   return {
     web: { webPageDetails: { URL: page.href }, webReferrer: { URL: page.referrer } },
     device: { screenHeight: screen.height, screenWidth: screen.width, screenOrientation: orientation },
@@ -217,13 +216,15 @@ export function linkEcid(search: string, hash: string, orgId: string, nowMs: num
  * first visit's 4 ms of self time (edge-profile, issue #21).
  */
 export function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
+  return utf8(text).length;
 }
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** 32-bit FNV-1a of the UTF-8 bytes, 8 hex digits (alloy's consent hash). */
 export function fnv1a32Hex(text: string): string {
   let hash = 0x811c9dc5;
-  const bytes = new TextEncoder().encode(text);
+  const bytes = utf8(text);
   for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
   return ("0000000" + (hash >>> 0).toString(16)).slice(-8);
 }

@@ -1,6 +1,5 @@
-import type { EdgeContext } from "./context";
+import { tagAllowed, type EdgeContext } from "./context";
 import type { Obj } from "./protocol";
-import type { Retries } from "./retry";
 import type { Reply, Transmit } from "./transport";
 import type { SendQueue } from "./send-queue";
 import { NETWORK_REQUEST_FAILED } from "../core/messages";
@@ -8,7 +7,18 @@ import { errorText } from "../core/log";
 import { isObject } from "../core/is-object";
 import { cookieWriteOptions, destinationCookieRule } from "../identity/cookie-rules";
 import { uuid4 } from "./uuid";
-import { clampQueueTime, cleanOverrides, cookieText, edgeUrl, legacyEcid, linkEcid, responseFailure } from "./protocol";
+import {
+  clampQueueTime,
+  cleanOverrides,
+  cookieText,
+  edgeUrl,
+  legacyEcid,
+  linkEcid,
+  MAX_RETRIES,
+  responseFailure,
+  RETRY_STATUSES,
+  retryDelay,
+} from "./protocol";
 
 /** One request to the edge: an event (interact/collect) or a consent change (privacy/set-consent). */
 export interface Job {
@@ -30,10 +40,10 @@ export const DESTINATION_COOKIES_TAG = "destination-cookies";
  * succeeded (undefined on a failure), never rejects. A successful answer is
  * applied: cookies, the legacy ECID, cookie destinations, logged warnings.
  */
-export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Retries, queue: SendQueue): (job: Job) => Promise<number | undefined> {
+export function createRequests(ctx: EdgeContext, transmit: Transmit, queue: SendQueue, retrying: Array<() => void>): (job: Job) => Promise<number | undefined> {
   const { config, win, log, monitor, jar, prefix } = ctx;
-  const amcv = "AMCV_" + config.analytics.orgId;
   const a = config.analytics;
+  const amcv = "AMCV_" + a.orgId;
   // The config-driven paths: their code is in the bundle only when its config turns them on (features.ts).
   const features = ctx.features || {};
   const base: Obj = { com_adobe_analytics: { reportSuites: [a.reportSuite] } };
@@ -56,9 +66,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
   function destination(item: Obj): void {
     const spec = item.type === "cookie" && item.spec;
     if (!isObject(spec) || typeof spec.name !== "string" || !spec.name || !ctx.cookies) return;
-    const d = ctx.consent.decide(DESTINATION_COOKIES_TAG, "marketing");
-    monitor.emit("tag", { tag: DESTINATION_COOKIES_TAG, state: d.allowed ? "allowed" : "blocked", reason: d.reason, consent: d.category, detail: d.detail });
-    if (!d.allowed) return;
+    if (!tagAllowed(ctx, DESTINATION_COOKIES_TAG, "marketing")) return;
     const rule = destinationCookieRule(spec.name, spec.ttlDays, config.identity.cookies);
     ctx.cookies.set(rule.name, spec.value == null ? "" : String(spec.value), cookieWriteOptions(rule));
   }
@@ -71,10 +79,10 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const domain = ctx.apex();
     const now = Date.now();
     for (const handle of parsed.handle) {
-      for (const item of (handle && handle.payload) || []) {
-        if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs && item.attrs.SameSite, now);
+      for (const item of handle?.payload || []) {
+        if (handle.type === "state:store") jar.cookie = cookieText(item.key, item.value, domain, item.maxAge, item.attrs?.SameSite, now);
         else if (handle.type === "activation:push") destination(item);
-        else if (migrate && handle.type === "identity:result" && item.namespace && item.namespace.code === "ECID" && legacy(ctx.readJar()) !== item.id) {
+        else if (migrate && handle.type === "identity:result" && item.namespace?.code === "ECID" && legacy(ctx.readJar()) !== item.id) {
           jar.cookie = cookieText(
             amcv,
             "MCMID|" + item.id,
@@ -126,7 +134,7 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
     const url = (beacon: boolean) => edgeUrl(host, a.edgeBasePath, hint, beacon && identity ? "collect" : action, configId, requestId);
     // Hidden but not leaving (another tab): a visitor without identity waits for it by fetch, or each beacon would make a new ECID.
     const beaconNow = () => ctx.hidden && event && (identity || ctx.leaving);
-    monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: event ? p.events[0].xdm && p.events[0].xdm.eventType : undefined, body });
+    monitor.emit("beacon", { url: url(beaconNow()), requestId, eventType: p.events?.[0].xdm?.eventType, body });
 
     const finish = (reply?: Reply) => {
       let status: number | undefined;
@@ -156,8 +164,19 @@ export function createRequests(ctx: EdgeContext, transmit: Transmit, retries: Re
       queue.run(() => {
         const beacon = beaconNow();
         return transmit(url(beacon), body, beacon).then(
-          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any.
-          (reply) => void (retries.schedule(reply, n, () => attempt(n + 1)) || finish(reply)),
+          // A beacon has no answer; its fetch fallback (sendBeacon missing or refusing) has one, retried as any: 429/502/503/504,
+          // at most MAX_RETRIES times, after the delay (Retry-After, else 1000 + 1000·n ms ± 30 %), or when the page is hidden
+          // (the client runs what waits in `retrying`).
+          (reply) => {
+            if (reply.beacon || n >= MAX_RETRIES || RETRY_STATUSES.indexOf(reply.status) < 0) return finish(reply);
+            const go = () => {
+              win.clearTimeout(timer);
+              retrying.splice(retrying.indexOf(go), 1);
+              attempt(n + 1);
+            };
+            const timer = win.setTimeout(go, retryDelay(reply.header!("Retry-After"), n, ctx.random || Math.random, Date.now()));
+            retrying.push(go);
+          },
           (e) => {
             // The third-party host failed (blocked): the edge domain for good, sent once more.
             if (thirdHost && host === thirdHost) {

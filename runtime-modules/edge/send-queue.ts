@@ -23,10 +23,8 @@ export function createSendQueue(unbounded: () => boolean, limit = MAX_IN_FLIGHT)
   let queue: Array<SendTask | undefined> = [];
   function go(task: SendTask): void {
     active++;
-    let freed = false;
+    // A promise settles once: free runs once.
     const free = () => {
-      if (freed) return;
-      freed = true;
       active--;
       pump();
     };

@@ -4,7 +4,8 @@ import { BODY_TYPE, utf8Length } from "./protocol";
 export interface Reply {
   status: number;
   text: string;
-  header(name: string): string | null;
+  /** A header of a fetch's answer (none for a beacon, never retried). */
+  header?(name: string): string | null;
   /** Sent by sendBeacon (no answer to read: never retried). */
   beacon?: true;
 }
@@ -25,8 +26,9 @@ export function createTransport(win: Window): Transmit {
     new Promise<Reply>((resolve) => {
       const nav = win.navigator;
       try {
-        if (beacon && typeof nav.sendBeacon === "function" && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
-          return resolve({ status: 204, text: "", header: () => null, beacon: true });
+        // No sendBeacon: its call throws, caught below as a refusal.
+        if (beacon && nav.sendBeacon(url, new Blob([body], { type: BODY_TYPE }))) {
+          return resolve({ status: 204, text: "", beacon: true });
         }
       } catch (e) {
         // A page's sendBeacon that throws refuses: fetch (keepalive) instead.

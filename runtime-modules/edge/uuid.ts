@@ -1,12 +1,10 @@
 /** A v4 UUID (crypto.randomUUID where present, else getRandomValues, else Math.random). */
 export function uuid4(crypto: Crypto | undefined): string {
-  if (crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const b = new Uint8Array(16);
+  if (crypto?.randomUUID) return crypto.randomUUID();
+  const b = new Uint8Array(31);
   if (crypto) crypto.getRandomValues(b);
-  else for (let i = 0; i < 16; i++) b[i] = (Math.random() * 256) | 0;
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  let hex = "";
-  for (let i = 0; i < 16; i++) hex += (b[i] + 0x100).toString(16).slice(1);
-  return hex.replace(/(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+  else for (let i = 0; i < 31; i++) b[i] = Math.random() * 256;
+  let i = 0;
+  // Each 0 or 1 a random hex digit; 4 the version; 8 the variant (8, 9, a or b).
+  return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) => (+c ^ (b[i++] & (15 >> (+c / 4)))).toString(16));
 }

@@ -199,14 +199,13 @@ export function createIdentity(deps: IdentityDeps): Identity {
   // script is async and this page view never waited for it (its cookie is read above, set for the next one).
   if (deps.loadScript) {
     const { src, stageParam } = settings.fpid;
+    const failed = (e: unknown) => log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) });
     deps.consent.whenTagAllowed("fpid", "performance", () =>
       win.setTimeout(() => {
         try {
-          deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch((e) =>
-            log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) }),
-          );
+          deps.loadScript!(src + (src.indexOf("?") < 0 ? "?" : "&") + stageParam + "=" + encodeURIComponent(config.env), { id: "sitetags-fpid" }).catch(failed);
         } catch (e) {
-          log.warn(SCRIPT_EMBEDDING_FAILED, { tag: "fpid", error: errorText(e) });
+          failed(e);
         }
       }, 0),
     );
@@ -226,8 +225,8 @@ export function createIdentity(deps: IdentityDeps): Identity {
           {
             settings: settings.credentials,
             env: config.env,
-            tokenType: String((token && (token.typ ?? token.tokenType)) ?? ""),
-            sessionId: String((session && (session.sessionId ?? session.sid)) ?? (token && token.sid) ?? ""),
+            tokenType: String(token?.typ ?? token?.tokenType ?? ""),
+            sessionId: String(session?.sessionId ?? session?.sid ?? token?.sid ?? ""),
             random: Math.random,
           },
           win,

@@ -1,13 +1,13 @@
+import { parseSession } from "./source";
 /** Base64url text to a UTF-8 string; undefined when it is not valid base64. */
 export function decodeBase64Url(text: string): string | undefined {
   if (typeof atob !== "function" || !/^[A-Za-z0-9_-]*={0,2}$/.test(text)) return undefined;
   const b64 = text.replace(/=+$/, "").replace(/-/g, "+").replace(/_/g, "/");
   if (b64.length % 4 === 1) return undefined;
   try {
-    const binary = atob(b64 + "===".slice(0, (4 - (b64.length % 4)) % 4));
-    let escaped = "";
-    for (let i = 0; i < binary.length; i++) escaped += "%" + ("0" + binary.charCodeAt(i).toString(16)).slice(-2);
-    return decodeURIComponent(escaped);
+    // atob takes base64 without its padding (forgiving-base64 decode); escape() writes each byte as %XX (or as itself when
+    // it is one of the ASCII characters it keeps), which decodeURIComponent reads as UTF-8 (and rejects when it is not).
+    return decodeURIComponent(escape(atob(b64)));
   } catch (e) {
     return undefined;
   }
@@ -24,11 +24,5 @@ export function decodeJwtPayload(token: unknown): Record<string, unknown> | null
   const parts = token.trim().split(".");
   if (parts.length !== 3 || !parts[1]) return null;
   const json = decodeBase64Url(parts[1]);
-  if (json === undefined) return null;
-  try {
-    const payload: unknown = JSON.parse(json);
-    return payload && typeof payload === "object" && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
-  } catch (e) {
-    return null;
-  }
+  return json === undefined ? null : parseSession(json);
 }

@@ -1,3 +1,4 @@
+import { parseSession } from "./source";
 /** "Login state: Logged In, Not Logged In, Logged Out (same-day logout)." */
 export type LoginState = "Logged In" | "Not Logged In" | "Logged Out";
 
@@ -20,20 +21,14 @@ function isTime(value: unknown): value is number {
 
 /** The stored record (JSON), robust to garbage: null when there is none. */
 export function parseLoginRecord(text: unknown): LoginRecord | null {
-  if (typeof text !== "string" || !text) return null;
-  try {
-    const raw: unknown = JSON.parse(text);
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) return null;
-    const r = raw as Record<string, unknown>;
-    const record: LoginRecord = {};
-    if (isTime(r.firstLogin)) record.firstLogin = r.firstLogin;
-    if (isTime(r.lastLogout)) record.lastLogout = r.lastLogout;
-    if (r.loggedIn === true) record.loggedIn = true;
-    if (r.reset === true) record.reset = true;
-    return record;
-  } catch (e) {
-    return null;
-  }
+  const r = parseSession(text);
+  if (!r) return null;
+  const record: LoginRecord = {};
+  if (isTime(r.firstLogin)) record.firstLogin = r.firstLogin;
+  if (isTime(r.lastLogout)) record.lastLogout = r.lastLogout;
+  if (r.loggedIn === true) record.loggedIn = true;
+  if (r.reset === true) record.reset = true;
+  return record;
 }
 
 /** Whether two times fall on the same local calendar day. */

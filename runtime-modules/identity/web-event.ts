@@ -50,19 +50,21 @@ export function cbWebEvent(input: WebEventInput): CbWebEvent {
   const kind = flowKind(input.flow);
   const step = (input.step || "").toLowerCase();
   const completed = (kind !== "other" && step === "success") || (!!input.thankYouPath && trimPath(input.path) === trimPath(input.thankYouPath));
-  const event: CbWebEvent = { appId: input.appId, type: "none", isLogin: false, isReg: false, isMigration: false, isRegMatch: false };
-  if (completed) {
-    event.isLogin = true;
-    if (input.legacy) event.isMigration = true;
-    else if (kind === "migrate") event.isRegMatch = true;
-    else event.isReg = true;
-    event.type = event.isMigration ? "migration" : event.isRegMatch ? "registration-match" : "registration";
-    return event;
-  }
-  const fromSecurityCheck = !!input.previousPageName && regexMatches(input.securityCheckPage, input.previousPageName.toLowerCase());
-  if (input.justLoggedIn && !fromSecurityCheck) {
-    event.isLogin = true;
-    event.type = "login";
-  }
-  return event;
+  const type: CbWebEvent["type"] = completed
+    ? input.legacy
+      ? "migration"
+      : kind === "migrate"
+        ? "registration-match"
+        : "registration"
+    : input.justLoggedIn && !(input.previousPageName && regexMatches(input.securityCheckPage, input.previousPageName.toLowerCase()))
+      ? "login"
+      : "none";
+  return {
+    appId: input.appId,
+    type,
+    isLogin: type !== "none",
+    isReg: type === "registration",
+    isMigration: type === "migration",
+    isRegMatch: type === "registration-match",
+  };
 }
