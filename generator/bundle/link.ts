@@ -16,10 +16,10 @@ import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
 import { DEFERRED_TOKEN, deferredFile, deferredTokenValue } from "./deferred.js";
-import { sha256, sha384Integrity } from "./hash.js";
+import { brotliWindowBits, createMeasurePool, type Measured, type MeasurePoolOptions } from "./measure.js";
 import type { ManifestEntry } from "./manifest.js";
 import { coreOf, hasDevChecks } from "./plan.js";
-import { BROTLI_QUALITY, cachedSizes } from "./sizes.js";
+import { BROTLI_QUALITY } from "./sizes.js";
 import { trimConfig } from "./trim-config.js";
 
 export interface BundleReport extends ManifestEntry {
@@ -90,18 +90,6 @@ const brotliAsync = promisify(brotliCompress);
 /** gzip -9: what the budgets are checked against. */
 export const gzipSize = async (code: string) => (await gzipAsync(code, { level: zlib.Z_BEST_COMPRESSION })).length;
 
-/**
- * The window `brotli FILE` uses for a file of `bytes` (the command's own
- * rule): the smallest from 2^10 that holds the whole file, at most 2^24.
- * zlib's default, 2^22, compresses a bundle no better, and the encoder's
- * tables grow with the window.
- */
-export function brotliWindowBits(bytes: number): number {
-  let bits = zlib.BROTLI_MIN_WINDOW_BITS;
-  while (bits < zlib.BROTLI_MAX_WINDOW_BITS && (1 << bits) - 16 < bytes) bits++;
-  return bits;
-}
-
 /** Brotli at BROTLI_QUALITY, about what the CDN serves most browsers: reported (manifest, summary), never budgeted. */
 export async function brotliSize(code: string): Promise<number> {
   const bytes = Buffer.byteLength(code);
@@ -131,11 +119,6 @@ function checkForbidden(code: string, dir: string): Diagnostic[] {
   return FORBIDDEN.filter(([pattern]) => pattern.test(code)).map(([, what]) => DIAGNOSTICS.forbiddenCode(dir, what));
 }
 
-const measureSizes = async (code: string) => {
-  const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
-  return { gzipBytes, brotliBytes };
-};
-
 /** What a budget or forbidden-code check found wrong with a linked bundle (budgets: the first file's gzip only). */
 function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle): Diagnostic[] {
   const dir = `${bundle.env}/${bundle.site}`;
@@ -153,9 +136,22 @@ function checkBundle(code: string, report: BundleReport, bundle: ResolvedBundle)
 }
 
 /**
- * Links, hashes, measures (bytes, gzip, brotli) and checks the bundles to build, LINK_CONCURRENCY at a time (compression on the thread pool).
- * With a cacheDir, bytes measured before are not compressed again (sizes.ts). Each bundle's bytes go to `emit` (the write's staging) as soon as
- * it is linked and are not kept: memory holds the few bundles in flight, not the catalogue (issue #21). Without `emit` they are dropped (a dry run).
+ * From how many bundles to build the measuring runs on worker threads (measure.ts): below it, starting the threads (about 30 ms of CPU
+ * each) costs more than they save (a one-site rebuild links 4 bundles).
+ */
+export const MEASURE_THREADS_FROM = 32;
+
+export interface LinkOptions extends MeasurePoolOptions {
+  /** Measuring threads when there are MEASURE_THREADS_FROM bundles or more (one per core by default); 0 measures on this thread. */
+  threads?: number;
+}
+
+/**
+ * Links, hashes, measures (bytes, gzip, brotli) and checks the bundles to build, LINK_CONCURRENCY at a time: this thread links each bundle
+ * and encodes it once; hashing and compressing run on the measuring threads (measure.ts), one per core, beside it. With a cacheDir, bytes
+ * measured before are not compressed again (sizes.ts). Each bundle's bytes go to `emit` (the write's staging) as soon as it is measured and
+ * are not kept: memory holds the few bundles in flight, not the catalogue (issue #21). Without `emit` they are dropped (a dry run). A
+ * measuring thread that fails or stops fails its bundle (BUILD_COMPILE_ERROR), and the bundles after it once no thread is left.
  */
 export async function linkBundles(
   toBuild: ReadonlyArray<{ bundle: ResolvedBundle; inputsHash: string }>,
@@ -163,49 +159,70 @@ export async function linkBundles(
   onBundle: (label: string) => void,
   cacheDir?: string,
   emit?: (report: BundleReport, code: Buffer, deferredCode?: string) => Promise<void>,
+  options: LinkOptions = {},
 ): Promise<{ outputs: Array<{ report: BundleReport }>; diagnostics: Diagnostic[]; spent: { link: number; compress: number; stage: number } }> {
   // Milliseconds per step, summed over the bundles (the build's profile).
   const spent = { link: 0, compress: 0, stage: 0 };
   const deferred = deferredFile(set);
-  const deferredSizes =
-    deferred && (cacheDir === undefined ? await measureSizes(deferred.code) : await cachedSizes(cacheDir, deferred.code, () => measureSizes(deferred.code)));
-  const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
-    let t = performance.now();
-    const { code, moduleBytes } = linkBundle(set, bundle);
-    spent.link += performance.now() - t;
-    t = performance.now();
-    const measure = async () => {
-      const [gzipBytes, brotliBytes] = await Promise.all([gzipSize(code), brotliSize(code)]);
-      return { gzipBytes, brotliBytes };
+  const pool = createMeasurePool(toBuild.length >= MEASURE_THREADS_FROM ? (options.threads ?? availableParallelism()) : 0, options);
+  try {
+    let deferredSizes: { gzipBytes: number; brotliBytes: number } | undefined;
+    let deferredFailed: string | undefined;
+    if (deferred)
+      await pool.measure(Buffer.from(deferred.code), cacheDir).then(
+        ({ gzipBytes, brotliBytes }) => void (deferredSizes = { gzipBytes, brotliBytes }),
+        (err: Error) => void (deferredFailed = err.message),
+      );
+    const outputs = await mapBounded(toBuild, LINK_CONCURRENCY, async ({ bundle, inputsHash }) => {
+      const dir = `${bundle.env}/${bundle.site}`;
+      let t = performance.now();
+      const { code, moduleBytes } = linkBundle(set, bundle);
+      // Encoded once: hashed, compressed and written as these bytes.
+      const bytes = Buffer.from(code);
+      spent.link += performance.now() - t;
+      t = performance.now();
+      let measured: Measured;
+      try {
+        if (deferredFailed !== undefined) throw new Error(deferredFailed);
+        measured = await pool.measure(bytes, cacheDir);
+      } catch (err) {
+        onBundle(dir);
+        return { report: undefined, diagnostics: [DIAGNOSTICS.measureFailed(dir, (err as Error).message)] };
+      } finally {
+        spent.compress += performance.now() - t;
+      }
+      const { gzipBytes, brotliBytes } = measured;
+      const report: BundleReport = {
+        site: bundle.site,
+        env: bundle.env,
+        file: `${dir}/sitetags.${measured.sha256.slice(0, 10)}.min.js`,
+        alias: `${dir}/sitetags.min.js`,
+        bytes: bytes.length,
+        gzipBytes,
+        brotliBytes,
+        integrity: measured.integrity,
+        modules: bundle.modules,
+        inputsHash,
+        status: "built",
+        budgetGzipBytes: bundle.budgetGzipBytes,
+        moduleBytes,
+        moduleSources: bundle.moduleSources,
+      };
+      if (deferred && deferredSizes)
+        report.deferred = { file: `${dir}/${deferred.name}`, bytes: Buffer.byteLength(deferred.code), ...deferredSizes, integrity: deferred.integrity };
+      const diagnostics = [...checkBundle(code, report, bundle), ...(deferred ? checkForbidden(deferred.code, dir) : [])];
+      t = performance.now();
+      if (!diagnostics.length) await emit?.(report, bytes, deferred?.code);
+      spent.stage += performance.now() - t;
+      onBundle(dir);
+      return { report, diagnostics };
+    });
+    return {
+      outputs: outputs.flatMap(({ report }) => (report ? [{ report }] : [])),
+      diagnostics: outputs.flatMap((o) => o.diagnostics),
+      spent,
     };
-    const { gzipBytes, brotliBytes } = cacheDir === undefined ? await measure() : await cachedSizes(cacheDir, code, measure);
-    spent.compress += performance.now() - t;
-    const hash = sha256(code).slice(0, 10);
-    const dir = `${bundle.env}/${bundle.site}`;
-    const report: BundleReport = {
-      site: bundle.site,
-      env: bundle.env,
-      file: `${dir}/sitetags.${hash}.min.js`,
-      alias: `${dir}/sitetags.min.js`,
-      bytes: Buffer.byteLength(code),
-      gzipBytes,
-      brotliBytes,
-      integrity: sha384Integrity(code),
-      modules: bundle.modules,
-      inputsHash,
-      status: "built",
-      budgetGzipBytes: bundle.budgetGzipBytes,
-      moduleBytes,
-      moduleSources: bundle.moduleSources,
-    };
-    if (deferred && deferredSizes)
-      report.deferred = { file: `${dir}/${deferred.name}`, bytes: Buffer.byteLength(deferred.code), ...deferredSizes, integrity: deferred.integrity };
-    const diagnostics = [...checkBundle(code, report, bundle), ...(deferred ? checkForbidden(deferred.code, dir) : [])];
-    t = performance.now();
-    if (!diagnostics.length) await emit?.(report, Buffer.from(code), deferred?.code);
-    spent.stage += performance.now() - t;
-    onBundle(dir);
-    return { report, diagnostics };
-  });
-  return { outputs: outputs.map(({ report }) => ({ report })), diagnostics: outputs.flatMap((o) => o.diagnostics), spent };
+  } finally {
+    await pool.close();
+  }
 }
