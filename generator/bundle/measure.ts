@@ -5,7 +5,7 @@
  *
  * Issue #21 (a cold build at 600 sites at most 1.5x the shipped catalogue's): the bundles used to be measured on the main thread through
  * zlib's asynchronous API, which ran the compressors on libuv's pool and cost 75 % more CPU than the same compressions done synchronously
- * (measured 2026-11-28 over the 2,280 bundles of the 600-site catalogue: async 22.7 s of CPU, 5 s of it system time; sync 13.6 s), and the
+ * (measured 2026-11-28 over the 2,280 bundles of the 600-site catalogue: async 22.7 s of CPU, 5 s of it system time; sync 13.5 s), and the
  * main thread's own part (eight UTF-8 encodings of each bundle, three hashes, the sizes cache's files) left the second core half idle.
  * measureBundle now runs on worker threads (createMeasurePool), one per core, beside the main thread's linking and staging.
  */

@@ -9,7 +9,17 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { sizesFile } from "../../../generator/bundle/sizes.js";
-import { brotliSize, gzipSize, linkBundles, MEASURE_THREADS_FROM } from "../../../generator/bundle/link.js";
+import fc from "fast-check";
+import {
+  brotliSize,
+  FORBIDDEN,
+  forbiddenCheckText,
+  gzipSize,
+  linkBundle,
+  linkBundleBytes,
+  linkBundles,
+  MEASURE_THREADS_FROM,
+} from "../../../generator/bundle/link.js";
 import { sha256, sha384Integrity } from "../../../generator/bundle/hash.js";
 import { createMeasurePool, measureBundle, type Measured } from "../../../generator/bundle/measure.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "../../../generator/bundle/entry.js";
@@ -131,5 +141,74 @@ describe("linking the bundles with measuring threads (generator/bundle/link.ts l
     expect(bad.diagnostics).toHaveLength(toBuild.length);
     expect(new Set(bad.diagnostics.map((d) => d.code))).toEqual(new Set(["BUILD_COMPILE_ERROR"]));
     expect(bad.diagnostics[0].message).toMatch(/^bundle \S+: measuring its hashes and compressed sizes: worker thread exited \(code 7\)$/);
+  });
+});
+
+describe("linking a bundle's bytes (generator/bundle/link.ts linkBundleBytes, forbiddenCheckText)", () => {
+  it("a bundle's bytes are its text's UTF-8 bytes, with the same bytes per piece, whatever characters its pieces and config hold", async () => {
+    const catalogue = await loadCatalogue({ sitesDir: SITES, moduleNames: MODULE_NAMES });
+    // Pieces with characters beyond Latin-1 (a two-byte text), beyond the BMP and a placeholder twice in the core.
+    const wide = new (class extends AnyPieces {
+      override get(name: string): PieceResult {
+        const piece = super.get(name);
+        return name.startsWith("core.")
+          ? { ...piece, code: `${piece.code}/*\u2026 \u{1F600}*/${CONFIG_TOKEN}` }
+          : { ...piece, code: `${piece.code}/*\u00e9 ${name}*/` };
+      }
+    })();
+    for (const pieces of [new AnyPieces(), wide]) {
+      const set: PieceSet = { order: [...MODULE_NAMES], pieces };
+      for (const bundle of catalogue.bundles) {
+        const { code, moduleBytes } = linkBundle(set, bundle);
+        const linked = linkBundleBytes(set, bundle);
+        expect(linked.bytes.equals(Buffer.from(code)), `${bundle.env}/${bundle.site}`).toBe(true);
+        expect(linked.moduleBytes).toEqual(moduleBytes);
+        expect(Object.values(moduleBytes).reduce((a, b) => a + b, 0)).toBe(linked.bytes.length);
+      }
+    }
+  });
+
+  it('"No eval, new Function, string timers or document.write": each pattern is found in forbiddenCheckText(bytes) exactly when it is found in the text (whitespace and word characters beyond ASCII included)', () => {
+    const fragments = [
+      "eval",
+      "(",
+      " ",
+      "\u00a0",
+      "\u2028",
+      "\u3000",
+      "\ufeff",
+      "\u0085",
+      "\u2026",
+      "\u00e9",
+      "\u{1F600}",
+      "\ud800",
+      "Function",
+      "new ",
+      "new",
+      "set",
+      "Timeout",
+      "Interval",
+      "document.write",
+      "ln",
+      "'",
+      '"',
+      "`",
+      "x",
+      "_",
+      "\n",
+      "new\u00a0Function",
+      "new\u3000Function",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        const checked = forbiddenCheckText(Buffer.from(text));
+        for (const [pattern] of FORBIDDEN) expect(pattern.test(checked), `${pattern} in ${JSON.stringify(text)}`).toBe(pattern.test(text));
+      }),
+      { numRuns: 3000 },
+    );
+    // The cases a Latin-1 reading alone gets wrong: whitespace beyond ASCII (NBSP is C2 A0, U+3000 is E3 80 80).
+    for (const text of ["eval\u00a0(", "eval\u3000(", "setTimeout(\u2028'x'"])
+      expect(FORBIDDEN.some(([p]) => p.test(forbiddenCheckText(Buffer.from(text))))).toBe(true);
   });
 });
