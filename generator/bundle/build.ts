@@ -198,7 +198,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
           stageError ??= err as Error;
         }
       };
-  const { outputs, diagnostics, spent } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit);
+  const { outputs, diagnostics, spent } = await linkBundles(plan.toBuild, set, tick, cacheDir, emit, { threads: options.workers });
   reports.push(...outputs.map((o) => o.report));
   if (diagnostics.length) {
     await staging.abort();

@@ -7,9 +7,11 @@
  * compressors' versions and the brotli quality, so a Node with another zlib
  * or brotli, or sizes measured at another quality, are measured again.
  */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { threadId } from "node:worker_threads";
 import { cachedJson, writeAtomic } from "./cache-file.js";
-import { sha256 } from "./hash.js";
 
 export interface CompressedSizes {
   gzipBytes: number;
@@ -24,15 +26,51 @@ export const BROTLI_QUALITY = 5;
 
 const COMPRESSORS = `zlib ${process.versions.zlib} brotli ${process.versions.brotli} q${BROTLI_QUALITY}`;
 
-/** The cache file of a bundle's sizes. */
-export const sizesFile = (cacheDir: string, code: string) => join(cacheDir, "sizes", `${sha256(`${COMPRESSORS}\0${code}`).slice(0, 32)}.json`);
+/** The cache file of a bundle's sizes (its text or its UTF-8 bytes: the same key). */
+export const sizesFile = (cacheDir: string, code: string | Uint8Array) =>
+  join(cacheDir, "sizes", `${createHash("sha256").update(`${COMPRESSORS}\0`).update(code).digest("hex").slice(0, 32)}.json`);
+
+const whole = (known: CompressedSizes | undefined): known is CompressedSizes =>
+  !!known && Number.isInteger(known.gzipBytes) && Number.isInteger(known.brotliBytes);
 
 /** The sizes of `code`: from the cache, or measured by `measure` and recorded (a failed write is only a missed cache). */
 export async function cachedSizes(cacheDir: string, code: string, measure: () => Promise<CompressedSizes>): Promise<CompressedSizes> {
   const file = sizesFile(cacheDir, code);
   const known = await cachedJson<CompressedSizes>(file);
-  if (known && Number.isInteger(known.gzipBytes) && Number.isInteger(known.brotliBytes)) return known;
+  if (whole(known)) return known;
   const sizes = await measure();
   await writeAtomic(file, JSON.stringify(sizes)).catch(() => undefined);
+  return sizes;
+}
+
+/** The sizes cache folders this thread has made (one mkdir each, not one per bundle). */
+const madeDirs = new Set<string>();
+
+/**
+ * cachedSizes, synchronously (a measuring thread's, measure.ts: synchronous file calls cost a fraction of the CPU of fs/promises' trips
+ * through libuv's pool), on the bundle's bytes: the same cache files as cachedSizes.
+ */
+export function cachedSizesSync(cacheDir: string, code: Uint8Array, measure: () => CompressedSizes): CompressedSizes {
+  const file = sizesFile(cacheDir, code);
+  let known: CompressedSizes | undefined;
+  try {
+    known = JSON.parse(readFileSync(file, "utf8")) as CompressedSizes;
+  } catch {
+    known = undefined;
+  }
+  if (whole(known)) return known;
+  const sizes = measure();
+  try {
+    const dir = join(cacheDir, "sizes");
+    if (!madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      madeDirs.add(dir);
+    }
+    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
+    writeFileSync(tmp, JSON.stringify(sizes));
+    renameSync(tmp, file);
+  } catch {
+    // A cache that cannot be written is only slower next time.
+  }
   return sizes;
 }

@@ -26,6 +26,8 @@ export const BUILD_DIAGNOSTICS = {
   ),
   prepareFailed: factory("BUILD_COMPILE_ERROR", (reason: string) => `reading the registry and writing the typed entries: ${reason}`),
   pieceFailed: factory("BUILD_COMPILE_ERROR", (piece: string, reason: string) => `runtime piece ${piece}: ${reason}`),
+  /** A linked bundle's hashes and compressed sizes could not be measured (bundle/measure.ts: its measuring thread failed or stopped). */
+  measureFailed: factory("BUILD_COMPILE_ERROR", (bundle: string, reason: string) => `bundle ${bundle}: measuring its hashes and compressed sizes: ${reason}`),
   /** A rollup or TypeScript warning turned error, its plugin prefixes removed. */
   compileError: factory("BUILD_COMPILE_ERROR", (message: string) =>
     message
