@@ -41,7 +41,7 @@ export function hasDeferred(set: Pick<PieceSet, "pieces">): boolean {
  * It opens with V8's compile hint, as the first file does: its functions that run as soon as it arrives (web-vitals'
  * setup, the hand-over) are then compiled with the file instead of lazily, each again, on the main thread at its first
  * call. Returning visitor, prod/bigfuture, main-thread CPU of the page's script tasks: -1.4 ms
- * (docs/runtime.md, "The deferred file's compile hint").
+ * (docs/runtime.md, "A returning visitor's counted time").
  */
 export function deferredCode(piece: string): string {
   return `${COMPILE_HINT}(function(h){h&&h((${piece})())})(window[Symbol.for(${JSON.stringify(DEFERRED_HOOK)})]);\n`;
