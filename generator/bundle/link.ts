@@ -15,6 +15,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTICS } from "../diagnostics/diagnostics.js";
 import type { PieceSet } from "./compile.js";
 import { CONFIG_TOKEN, DEV_CHECKS_TOKEN, MODULES_TOKEN } from "./entry.js";
+import { COMPILE_HINT } from "./compile-hint.js";
 import { DEFERRED_TOKEN, deferredFile, deferredTokenValue } from "./deferred.js";
 import { brotliWindowBits, createMeasurePool, type Measured, type MeasurePoolOptions } from "./measure.js";
 import type { ManifestEntry } from "./manifest.js";
@@ -37,16 +38,7 @@ export const FORBIDDEN: Array<[RegExp, string]> = [
   [/\bset(Timeout|Interval)\(\s*["'`]/, "a string timer"],
 ];
 
-/**
- * V8's explicit compile hint (Chrome 136+; other engines read a comment): it
- * must be the file's very first bytes. The bundle runs nearly all of its
- * functions while the page loads (boot, consent, identity, the page view), so
- * V8 compiles them all up front, on the streaming thread while the script
- * downloads, instead of lazily on the main thread at each first call, which
- * also parsed each function twice. `npm run bench` (edge) measures the
- * main-thread time with it.
- */
-export const COMPILE_HINT = "//# allFunctionsCalledOnLoad\n";
+export { COMPILE_HINT };
 
 /** Serialises the config for inlining: valid JS in every engine (U+2028/9 escaped). */
 export function inlineConfig(config: unknown): string {

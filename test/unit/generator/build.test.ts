@@ -69,6 +69,17 @@ describe("the compiler", () => {
     }
   });
 
+  it("every deferred file opens with V8's compile hint too, as its very first bytes (its functions run as soon as it arrives)", () => {
+    const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
+    const files = new Set<string>(manifest.bundles.map((e: { deferred: { file: string } }) => e.deferred.file));
+    expect(files.size).toBeGreaterThan(0);
+    for (const file of files) {
+      const code = readFileSync(join(out1, file), "utf8");
+      expect(code.startsWith("//# allFunctionsCalledOnLoad\n(function(h){"), file).toBe(true);
+      expect(code.split("allFunctionsCalledOnLoad").length, file).toBe(2);
+    }
+  });
+
   it("the dist layout and manifest are exactly as the contract says", () => {
     const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);
