@@ -12,9 +12,8 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import { Worker } from "node:worker_threads";
-import { cachedSizesSync } from "./sizes.js";
-import { BROTLI_QUALITY } from "./sizes.js";
+import { BROTLI_QUALITY, cachedSizesSync } from "./sizes.js";
+import { createThreadPool } from "./thread-pool.js";
 
 export interface Measured {
   /** sha256 of the bytes, hex. */
@@ -89,63 +88,16 @@ export function createMeasurePool(threads: number = availableParallelism(), opti
       async close() {},
     };
   }
-  type Task = { job: MeasureJob; resolve: (m: Measured) => void; reject: (err: Error) => void };
-  const queue: Task[] = [];
-  const idle: Worker[] = [];
-  const busy = new Map<Worker, Task>();
-  const alive = new Set<Worker>();
-  let lastStop = "";
   let nextId = 0;
-  const dispatch = () => {
-    while (idle.length && queue.length) {
-      const worker = idle.shift()!;
-      const task = queue.shift()!;
-      busy.set(worker, task);
-      worker.postMessage(task.job);
-    }
-    if (!alive.size) for (const task of queue.splice(0)) task.reject(new Error(`no worker thread left (${lastStop})`));
-  };
-  const stopped = (worker: Worker, reason: string) => {
-    if (!alive.delete(worker)) return;
-    lastStop = reason;
-    const i = idle.indexOf(worker);
-    if (i >= 0) idle.splice(i, 1);
-    const task = busy.get(worker);
-    busy.delete(worker);
-    task?.reject(new Error(reason));
-    dispatch();
-  };
   const url = options.workerUrl ?? new URL("./measure-worker.js", import.meta.url);
-  const workers = Array.from({ length: threads }, () => {
-    const worker = new Worker(url, { resourceLimits: MEASURE_WORKER_LIMITS });
-    alive.add(worker);
-    worker.on("message", (answer: MeasureAnswer) => {
-      const task = busy.get(worker);
-      busy.delete(worker);
-      idle.push(worker);
-      if (task) {
-        if (answer.ok) task.resolve(answer.measured);
-        else task.reject(new Error(answer.error));
-      }
-      dispatch();
-    });
-    worker.on("error", (err) => stopped(worker, `worker thread failed: ${err.message}`));
-    worker.on("exit", (code) => stopped(worker, `worker thread exited (code ${code})`));
-    idle.push(worker);
-    return worker;
-  });
+  const pool = createThreadPool<MeasureJob, MeasureAnswer, Measured>(url, threads, MEASURE_WORKER_LIMITS, (answer) =>
+    answer.ok ? { ok: true, value: answer.measured } : { ok: false, error: answer.error },
+  );
   return {
-    measure(code, cacheDir) {
-      return new Promise<Measured>((resolve, reject) => {
-        queue.push({ job: { id: nextId++, code, cacheDir }, resolve, reject });
-        dispatch();
-      });
-    },
+    measure: (code, cacheDir) => pool.run({ id: nextId++, code, cacheDir }),
     get threads() {
-      return alive.size;
+      return pool.threads;
     },
-    async close() {
-      await Promise.all(workers.map((w) => w.terminate()));
-    },
+    close: () => pool.close(),
   };
 }

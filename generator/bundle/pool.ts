@@ -16,13 +16,9 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { compileRuntimeAt, runtimeCompiled, type RuntimeInWorker } from "./compile-runtime.js";
 import { prepareFromRegistry, type PrepareInput, type PrepareOutput } from "./prepare.js";
 import type { IndexEntry } from "../config/cached-load.js";
+import { createThreadPool, stopReason } from "./thread-pool.js";
 
 const COMPILED = import.meta.url.endsWith(".js");
-
-/** Why a worker stopped, from its "error" or "exit" event. */
-function stopReason(event: "error" | "exit", detail: unknown): string {
-  return event === "error" ? `worker thread failed: ${(detail as Error).message}` : `worker thread exited (code ${String(detail)})`;
-}
 
 /** prepareFromRegistry on its own worker thread (in-process when running from sources). */
 export function prepareInWorker(input: PrepareInput, workerUrl?: URL): Promise<PrepareOutput> {
@@ -147,61 +143,20 @@ export function createPiecePool(workers: number = availableParallelism(), option
       async close() {},
     };
   }
-  type Task = { job: PieceJob; resolve: (o: JobOutcome) => void };
-  const queue: Task[] = [];
-  const idle: Worker[] = [];
-  const busy = new Map<Worker, Task>();
-  const alive = new Set<Worker>();
-  let lastStop = "";
-  const dispatch = () => {
-    while (idle.length && queue.length) {
-      const worker = idle.shift()!;
-      const task = queue.shift()!;
-      busy.set(worker, task);
-      worker.postMessage(task.job);
-    }
-    if (!alive.size) for (const task of queue.splice(0)) task.resolve(failed(task.job, `no worker thread left (${lastStop})`));
-  };
-  const stopped = (worker: Worker, reason: string) => {
-    if (!alive.delete(worker)) return;
-    lastStop = reason;
-    const i = idle.indexOf(worker);
-    if (i >= 0) idle.splice(i, 1);
-    const task = busy.get(worker);
-    busy.delete(worker);
-    task?.resolve(failed(task.job, reason));
-    dispatch();
-  };
   const url = options.workerUrl ?? new URL("./worker.js", import.meta.url);
-  const threads = Array.from({ length: size }, () => {
-    const worker = new Worker(url, { resourceLimits: PIECE_WORKER_LIMITS });
-    alive.add(worker);
-    worker.on("message", (o: JobOutcome | { warm: true }) => {
-      if ("warm" in o) return;
-      const task = busy.get(worker);
-      busy.delete(worker);
-      idle.push(worker);
-      task?.resolve(o);
-      dispatch();
-    });
-    worker.on("error", (err) => stopped(worker, stopReason("error", err)));
-    worker.on("exit", (code) => stopped(worker, stopReason("exit", code)));
-    worker.postMessage({ warmUp: true });
-    idle.push(worker);
-    return worker;
-  });
+  // A worker answers each job with its outcome (and its warm-up with nothing to settle); a stopped worker's job fails with the reason.
+  const pool = createThreadPool<PieceJob | { warmUp: true }, JobOutcome | { warm: true }, JobOutcome>(
+    url,
+    size,
+    PIECE_WORKER_LIMITS,
+    (o) => ("warm" in o ? undefined : { ok: true, value: o }),
+    (worker) => worker.postMessage({ warmUp: true }),
+  );
   return {
-    submit(job) {
-      return new Promise<JobOutcome>((resolve) => {
-        queue.push({ job, resolve });
-        dispatch();
-      });
-    },
+    submit: (job) => pool.run(job).catch((err: Error) => failed(job, err.message)),
     get threads() {
-      return alive.size;
+      return pool.threads;
     },
-    async close() {
-      await Promise.all(threads.map((t) => t.terminate()));
-    },
+    close: () => pool.close(),
   };
 }
