@@ -219,7 +219,9 @@ export function utf8Length(text: string): number {
   return utf8(text).length;
 }
 
-const utf8 = (text: string) => new TextEncoder().encode(text);
+function utf8(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
 
 /** 32-bit FNV-1a of the UTF-8 bytes, 8 hex digits (alloy's consent hash). */
 export function fnv1a32Hex(text: string): string {
