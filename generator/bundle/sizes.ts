@@ -8,10 +8,8 @@
  * or brotli, or sizes measured at another quality, are measured again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { threadId } from "node:worker_threads";
-import { cachedJson, writeAtomic } from "./cache-file.js";
+import { cachedJson, cachedJsonSync, writeAtomic, writeAtomicSync } from "./cache-file.js";
 
 export interface CompressedSizes {
   gzipBytes: number;
@@ -43,32 +41,17 @@ export async function cachedSizes(cacheDir: string, code: string, measure: () =>
   return sizes;
 }
 
-/** The sizes cache folders this thread has made (one mkdir each, not one per bundle). */
-const madeDirs = new Set<string>();
-
 /**
  * cachedSizes, synchronously (a measuring thread's, measure.ts: synchronous file calls cost a fraction of the CPU of fs/promises' trips
  * through libuv's pool), on the bundle's bytes: the same cache files as cachedSizes.
  */
 export function cachedSizesSync(cacheDir: string, code: Uint8Array, measure: () => CompressedSizes): CompressedSizes {
   const file = sizesFile(cacheDir, code);
-  let known: CompressedSizes | undefined;
-  try {
-    known = JSON.parse(readFileSync(file, "utf8")) as CompressedSizes;
-  } catch {
-    known = undefined;
-  }
+  const known = cachedJsonSync<CompressedSizes>(file);
   if (whole(known)) return known;
   const sizes = measure();
   try {
-    const dir = join(cacheDir, "sizes");
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-    writeFileSync(tmp, JSON.stringify(sizes));
-    renameSync(tmp, file);
+    writeAtomicSync(file, JSON.stringify(sizes));
   } catch {
     // A cache that cannot be written is only slower next time.
   }
