@@ -6,7 +6,7 @@
  * headless Chromium (harness/preview-app.ts).
  */
 import { expect, it } from "vitest";
-import { choose, loadPage, openTab, reportedRequestIds, seenSeq, sessionEntries, usePreviewApp, waitForBoot } from "./harness/preview-app.js";
+import { choose, loadPage, openTab, pressLoad, reportedRequestIds, seenSeq, sessionEntries, usePreviewApp, waitForBoot } from "./harness/preview-app.js";
 
 const p = usePreviewApp({ satregQa: ["satreg", "qa"], satregProd: ["satreg", "prod"], bigfutureProd: ["bigfuture", "prod"] }, { width: 1440, height: 900 });
 
@@ -25,8 +25,7 @@ it("every beacon must be tied to the tab and page load that sent it: the previou
   await choose(app, "consent-select", "custom");
   await app.locator("[data-testid=category-functional]").check();
   const second = Date.now();
-  await app.locator("[data-testid=load-button]").click();
-  await waitForBoot(app);
+  await pressLoad(app);
   await expect
     .poll(
       async () => {
@@ -102,8 +101,7 @@ it("the URL does not move ahead of the screen: unapplied changes are shown, Copy
   // The banner action's status belongs to its page: a new Load clears it.
   await app.locator("[data-testid=banner-accept-all]").click();
   await expect.poll(() => app.locator("[data-testid=action-status]").textContent()).toMatch(/done/);
-  await app.locator("[data-testid=load-button]").click();
-  await waitForBoot(app);
+  await pressLoad(app);
   expect(await app.locator("[data-testid=action-status]").textContent()).toBe("");
   expect(app.url()).toContain("consent=pre");
   expect(app.url()).toContain("edge=error");

@@ -15,6 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Frame, type Page } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundles, CHROMIUM, SITES_DIR, tempCatalogue } from "./harness/index.js";
 import type { BundleReport } from "../../generator/bundle/link.js";
+import { pressLoad } from "./harness/preview-app.js";
 import { tempDir } from "./harness/temp.js";
 import { hostRules, startPreview, type PreviewServer } from "../../preview/server/main";
 import { looksRendered, pngStats } from "../../preview/server/png-check";
@@ -92,15 +93,7 @@ async function loadPage(site: string, env: string, page: string, consent: string
   await choose("env-select", env);
   await choose("page-select", page);
   await choose("consent-select", consent);
-  await app.locator("[data-testid=load-button]").click();
-  await app.waitForFunction(
-    () =>
-      (window as unknown as { __sitetagsPreview?: { entries: Array<{ kind: string; event?: { type: string } }> } }).__sitetagsPreview?.entries.some(
-        (e) => e.kind === "monitor" && e.event?.type === "boot",
-      ),
-    undefined,
-    { timeout: 10_000 },
-  );
+  await pressLoad(app);
   await openTab("beacons");
 }
 

@@ -101,14 +101,31 @@ export async function waitForBoot(app: Page, count = 1): Promise<void> {
   );
 }
 
+/**
+ * Presses Load and waits for the bundle to boot in the new page. The session keeps the previous page's
+ * entries until the new page is staged (an await), so a boot is only counted once the session names a new frame.
+ */
+export async function pressLoad(app: Page): Promise<void> {
+  const frameOf = () => (window as unknown as { __sitetagsPreview?: { page?: { frame: string } } }).__sitetagsPreview?.page?.frame ?? null;
+  const before = await app.evaluate(frameOf);
+  await app.locator("[data-testid=load-button]").click();
+  await app.waitForFunction(
+    (previous) => {
+      const s = (window as unknown as { __sitetagsPreview?: { page?: { frame: string }; entries: PreviewEntry[] } }).__sitetagsPreview;
+      return !!s?.page && s.page.frame !== previous && s.entries.some((e) => e.kind === "monitor" && e.event?.type === "boot");
+    },
+    before,
+    { timeout: 20_000 },
+  );
+}
+
 /** Chooses site, environment, page and consent in the controls, presses Load, waits for the bundle to boot. */
 export async function loadPage(app: Page, site: string, env: string, page: string, consent: string): Promise<void> {
   await choose(app, "site-select", site);
   await choose(app, "env-select", env);
   await choose(app, "page-select", page);
   await choose(app, "consent-select", consent);
-  await app.locator("[data-testid=load-button]").click();
-  await waitForBoot(app);
+  await pressLoad(app);
 }
 
 /** requestIds of the beacons the runtime reported in the session. */
