@@ -18,8 +18,10 @@
  * the renderer's main thread after the page's push loop (a performance mark
  * ends it), with its thread CPU time less the garbage collections inside it
  * (V8's pauses: their length depends on the machine's load and on all that
- * is live in the page); the page runs nothing but the bundle after its loop,
- * so each of those tasks is the bundle's. Reported alongside: the
+ * is live in the page), and without the collector's own tasks (Oilpan's
+ * incremental sweep posted from v8/src/heap/: 13-133 ms each here, the
+ * page's garbage, not our work); the page runs nothing but the bundle after
+ * its loop, so each of the other tasks is the bundle's. Reported alongside: the
  * `longtask` and `long-animation-frame` observers (the latter attributes
  * script time to the bundle's URL), the tasks' wall time and the longest
  * collection; wall time alone is not the bundle's on a shared 2-core machine,
@@ -160,12 +162,12 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     // A trace of the page's tasks: each RunTask of the renderer's main thread with its wall (dur) and thread CPU time (tdur),
     // and the garbage collections inside them (V8's pauses, whose length depends on the machine and on everything live in the page).
     const trace: any[] = [];
-    const kept = new Set(["RunTask", "thread_name", "MajorGC", "MinorGC", "sitetags-load-loop-end"]);
+    const kept = new Set(["RunTask", "ThreadControllerImpl::RunTask", "thread_name", "MajorGC", "MinorGC", "sitetags-load-loop-end"]);
     cdp.on("Tracing.dataCollected", ({ value }: { value: any[] }) => {
       for (const e of value) if (kept.has(e.name) && e.ph !== "e") trace.push(e);
     });
     await cdp.send("Tracing.start", {
-      traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8", "blink.user_timing", "__metadata"] },
+      traceConfig: { includedCategories: ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8", "blink.user_timing", "toplevel", "__metadata"] },
     });
     const started = Date.now();
     const loop = await tab.page.evaluate(
@@ -197,10 +199,26 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     // The renderer's main thread (CrRendererMain of the page's process, the one that has the loop's mark) after the mark.
     const mark = trace.find((e) => e.name === "sitetags-load-loop-end");
     const main = trace.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain" && e.pid === mark?.pid);
-    const runs = trace.filter((e) => e.name === "RunTask" && e.ph === "X" && main && e.pid === main.pid && e.tid === main.tid && e.ts > mark.ts);
+    const onMain = (e: any) => main && e.pid === main.pid && e.tid === main.tid && e.ts > mark.ts;
+    // The collector's own tasks (Oilpan's incremental sweep, V8's heap tasks: posted from v8/src/heap/ or Blink's
+    // platform/heap/) are the page's garbage, not the bundle's work; the task's poster is its ThreadControllerImpl::RunTask's src_file.
+    const posters = trace.filter((e) => e.name === "ThreadControllerImpl::RunTask" && e.ph === "X" && onMain(e)).sort((a, b) => a.ts - b.ts);
+    const allRuns = trace.filter((e) => e.name === "RunTask" && e.ph === "X" && onMain(e)).sort((a, b) => a.ts - b.ts);
+    let j = 0;
+    const collectorTask = (t: any) => {
+      while (j < posters.length && posters[j].ts < t.ts) j++;
+      const p = posters[j];
+      return !!p && p.ts <= t.ts + t.dur && /(^|\/)(v8\/src\/heap|platform\/heap)\//.test(String(p.args?.src_file ?? ""));
+    };
+    const collector = allRuns.filter(collectorTask);
+    const collected = new Set(collector);
+    const runs = allRuns.filter((t) => !collected.has(t));
     const gcs = trace.filter((e) => (e.name === "MajorGC" || e.name === "MinorGC") && main && e.pid === main.pid && e.tid === main.tid && e.ts > mark.ts);
-    // A task's own CPU time: its thread time less the collections inside it.
-    const ownCpu = (t: any) => ((t.tdur ?? t.dur) - gcs.filter((g) => g.ts >= t.ts && g.ts < t.ts + t.dur).reduce((n, g) => n + (g.tdur ?? g.dur), 0)) / 1000;
+    // A task's own CPU time: its thread time less the collections inside it. A thread's CPU time cannot exceed its
+    // wall time, yet this machine's trace sometimes says so (a thread time of 20-50 ms in an 8 ms task): the lesser of the two.
+    const ownCpu = (t: any) =>
+      (Math.min(t.tdur ?? t.dur, t.dur) - gcs.filter((g) => g.ts >= t.ts && g.ts < t.ts + t.dur).reduce((n, g) => n + Math.min(g.tdur ?? g.dur, g.dur), 0)) /
+      1000;
     const taskCpuMs = Math.max(0, ...runs.map(ownCpu));
     const taskWallMs = Math.max(0, ...runs.map((e) => e.dur / 1000));
     const gcMs = Math.max(0, ...gcs.map((g) => (g.tdur ?? g.dur) / 1000));
@@ -231,6 +249,8 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
       longestTaskOwnCpuMs: Math.round(taskCpuMs * 10) / 10,
       longestTaskWallMs: Math.round(taskWallMs),
       gcCount: gcs.length,
+      collectorTasks: collector.length,
+      longestCollectorTaskMs: Math.round(Math.max(0, ...collector.map((t) => t.dur / 1000))),
       longestGcCpuMs: Math.round(gcMs),
       heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100,
       wallMs,
