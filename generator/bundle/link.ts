@@ -164,8 +164,16 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   return out;
 }
 
+/**
+ * FORBIDDEN's patterns as one alternation: it matches a text exactly when one of them does, in one scan of the text instead of one a
+ * pattern (issue #21: four scans of each of the 600-site catalogue's 2,280 bundles, about 200 KB each, cost the build's main thread about a
+ * second); only a text it matches is scanned again by each pattern, to name what was found.
+ */
+const FORBIDDEN_ANY = new RegExp(FORBIDDEN.map(([pattern]) => `(?:${pattern.source})`).join("|"));
+
 /** The constructs the page's Content-Security-Policy forbids, found in a file of bundle `dir`. */
-function checkForbidden(code: string, dir: string): Diagnostic[] {
+export function checkForbidden(code: string, dir: string): Diagnostic[] {
+  if (!FORBIDDEN_ANY.test(code)) return [];
   return FORBIDDEN.filter(([pattern]) => pattern.test(code)).map(([, what]) => DIAGNOSTICS.forbiddenCode(dir, what));
 }
 

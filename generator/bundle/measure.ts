@@ -44,7 +44,7 @@ export function compressedSizesSync(code: Uint8Array): { gzipBytes: number; brot
 export function measureBundle(code: Uint8Array, cacheDir?: string): Measured {
   const sha256 = createHash("sha256").update(code).digest("hex");
   const integrity = `sha384-${createHash("sha384").update(code).digest("base64")}`;
-  const sizes = cacheDir === undefined ? compressedSizesSync(code) : cachedSizesSync(cacheDir, code, () => compressedSizesSync(code));
+  const sizes = cacheDir === undefined ? compressedSizesSync(code) : cachedSizesSync(cacheDir, code, () => compressedSizesSync(code), sha256);
   return { sha256, integrity, ...sizes };
 }
 

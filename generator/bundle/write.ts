@@ -19,8 +19,12 @@ interface StagedFile {
 
 /** Files written beside their targets (.tmp-PID) until commit renames them into place, or abort removes them. */
 export interface Staging {
-  /** Writes `data` beside `path` (making its folder as needed); rejects when it cannot. */
-  stage(path: string, data: string | Uint8Array, named?: boolean): Promise<void>;
+  /**
+   * Writes `data` beside `path` (making its folder as needed); rejects when it cannot. With `sameAs`, a path staged before whose bytes are
+   * `data`, the temporary is a hard link of that one's (no second write; `data` is written where the link fails): the renames at commit
+   * then give both paths the one file (issue #21: a bundle's alias is its hashed file, and every bundle's deferred file is the same bytes).
+   */
+  stage(path: string, data: string | Uint8Array, named?: boolean, sameAs?: string): Promise<void>;
   /** Renames every staged file into place, the last one staged last; on a failure puts back what was renamed, removes the temporaries and throws. */
   commit(): Promise<void>;
   /** Removes the temporaries and the folders made for them. */
@@ -48,11 +52,21 @@ export function createStaging(): Staging {
     for (const dir of [...madeDirs].reverse()) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   };
   return {
-    async stage(path, data, named) {
+    async stage(path, data, named, sameAs) {
       // Listed at once, in call order: the last staged is the last renamed.
       files.push({ path, named });
       await ensureDir(dirname(path));
-      await writeFile(tmpOf(path), data);
+      const tmp = tmpOf(path);
+      if (sameAs !== undefined) {
+        const linked = await link(tmpOf(sameAs), tmp).then(
+          () => true,
+          () => false,
+        );
+        if (linked) return;
+        // No link (no such temporary, a file system without hard links, the most links a file may have): a file of its own, new.
+        await rm(tmp, { force: true });
+      }
+      await writeFile(tmp, data);
     },
     abort,
     async commit() {

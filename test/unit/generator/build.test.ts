@@ -80,6 +80,18 @@ describe("the compiler", () => {
     }
   });
 
+  it('"a deferred file measured once is still written to every bundle folder": each bundle\'s folder holds its own deferred file, every one the same bytes (issue #21: staged as hard links of one write)', () => {
+    const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8")) as {
+      bundles: Array<{ env: string; site: string; deferred: { file: string } }>;
+    };
+    expect(manifest.bundles.length).toBeGreaterThan(1);
+    const first = readFileSync(join(out1, manifest.bundles[0].deferred.file));
+    for (const entry of manifest.bundles) {
+      expect(entry.deferred.file.startsWith(`${entry.env}/${entry.site}/sitetags.defer.`)).toBe(true);
+      expect(readFileSync(join(out1, entry.deferred.file)).equals(first), entry.deferred.file).toBe(true);
+    }
+  });
+
   it("the dist layout and manifest are exactly as the contract says", () => {
     const manifest = JSON.parse(readFileSync(join(out1, "manifest.json"), "utf8"));
     const keys = manifest.bundles.map((b: { site: string; env: string }) => `${b.site}/${b.env}`);

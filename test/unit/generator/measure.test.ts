@@ -12,6 +12,7 @@ import { sizesFile } from "../../../generator/bundle/sizes.js";
 import fc from "fast-check";
 import {
   brotliSize,
+  checkForbidden,
   FORBIDDEN,
   forbiddenCheckText,
   gzipSize,
@@ -28,6 +29,7 @@ import type { PieceResult } from "../../../generator/bundle/compile-piece.js";
 import { MODULE_NAMES } from "../../../generator/bundle/build.js";
 import { loadCatalogue } from "../../../generator/config/load.js";
 import { SITES, tempDir } from "../../helpers/fs.js";
+import { DIAGNOSTICS } from "../../../generator/diagnostics/diagnostics.js";
 
 const fixture = (name: string) => new URL(`../../fixtures/workers/${name}.js`, import.meta.url);
 const realWorker = new URL("../../../build/generator/bundle/measure-worker.js", import.meta.url);
@@ -210,5 +212,47 @@ describe("linking a bundle's bytes (generator/bundle/link.ts linkBundleBytes, fo
     // The cases a Latin-1 reading alone gets wrong: whitespace beyond ASCII (NBSP is C2 A0, U+3000 is E3 80 80).
     for (const text of ["eval\u00a0(", "eval\u3000(", "setTimeout(\u2028'x'"])
       expect(FORBIDDEN.some(([p]) => p.test(forbiddenCheckText(Buffer.from(text))))).toBe(true);
+  });
+
+  it('"No eval, new Function, string timers or document.write": checkForbidden (one scan, the patterns as one alternation) names exactly the patterns that each find something in the text', () => {
+    const fragments = [
+      "eval",
+      "(",
+      " ",
+      "\u00a0",
+      "\u2028",
+      "Function",
+      "new ",
+      "new",
+      "set",
+      "Timeout",
+      "Interval",
+      "document.write",
+      "ln",
+      "'",
+      '"',
+      "`",
+      "x",
+      "_",
+      "\n",
+    ];
+    const oneByOne = (text: string) => FORBIDDEN.filter(([p]) => p.test(text)).map(([, what]) => DIAGNOSTICS.forbiddenCode("prod/go", what).message);
+    const named = (text: string) => checkForbidden(text, "prod/go").map((d) => d.message);
+    let found = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        if (oneByOne(text).length) found++;
+        expect(named(text)).toEqual(oneByOne(text));
+      }),
+      { numRuns: 3000 },
+    );
+    // The property saw texts with and without a forbidden construct.
+    expect(found).toBeGreaterThan(0);
+    expect(found).toBeLessThan(3000);
+    const two = 'setTimeout(f,1);eval ("x");document.write("y")';
+    expect(named(two)).toEqual(oneByOne(two));
+    expect(named(two)).toHaveLength(2);
+    expect(named("setTimeout(f,1);new Date()")).toEqual([]);
   });
 });

@@ -56,6 +56,34 @@ describe("the write's staging (issue #21: bundles written as they are linked, no
     expect(existsSync(join(out, "qa"))).toBe(false);
   });
 
+  it("\"the same bytes are written once\" (issue #21: a bundle's alias, every bundle's deferred file): a file staged as the same bytes as one staged before is a hard link of its temporary, and after commit each target holds the bytes; with nothing to link to it is written", async () => {
+    const out = tempDir("out");
+    mkdirSync(join(out, "prod", "go"), { recursive: true });
+    writeFileSync(join(out, "prod", "go", "sitetags.min.js"), "old alias");
+    const named = join(out, "prod", "go", "sitetags.0123456789.min.js");
+    const alias = join(out, "prod", "go", "sitetags.min.js");
+    const deferred = join(out, "qa", "go", "sitetags.defer.0123456789.min.js");
+    const staging = createStaging();
+    await staging.stage(named, "new", true);
+    await staging.stage(alias, "new", false, named);
+    await staging.stage(deferred, "new", true, named);
+    // Never staged: written from the data.
+    await staging.stage(join(out, "dev", "go", "sitetags.min.js"), "dev", false, join(out, "nowhere.js"));
+    const tmp = (path: string) => `${path}.tmp-${process.pid}`;
+    expect(statSync(tmp(alias)).ino).toBe(statSync(tmp(named)).ino);
+    expect(statSync(tmp(deferred)).ino).toBe(statSync(tmp(named)).ino);
+    expect(readFileSync(alias, "utf8")).toBe("old alias");
+    await staging.stage(join(out, "manifest.json"), "new manifest");
+    await staging.commit();
+    expect(snapshotTree(out)).toEqual({
+      "manifest.json": sha("new manifest"),
+      "prod/go/sitetags.0123456789.min.js": sha("new"),
+      "prod/go/sitetags.min.js": sha("new"),
+      "qa/go/sitetags.defer.0123456789.min.js": sha("new"),
+      "dev/go/sitetags.min.js": sha("dev"),
+    });
+  });
+
   it("abort removes the temporaries and the folders made for them, and nothing else", async () => {
     const out = tempDir("out");
     writeFileSync(join(out, "manifest.json"), "kept");
@@ -63,6 +91,7 @@ describe("the write's staging (issue #21: bundles written as they are linked, no
     const staging = createStaging();
     await staging.stage(join(out, "dev", "go", "sitetags.min.js"), "x");
     await staging.stage(join(out, "dev", "clep", "sitetags.min.js"), "y");
+    await staging.stage(join(out, "dev", "clep", "sitetags.0123456789.min.js"), "y", true, join(out, "dev", "clep", "sitetags.min.js"));
     await staging.stage(join(out, "manifest.json"), "new");
     await staging.abort();
     expect(snapshotTree(out)).toEqual(before);
