@@ -44,6 +44,38 @@ const settle = (p: Promise<Measured>) =>
     (err: Error) => `failed: ${err.message}`,
   );
 
+/** Fragments whose concatenations make texts with and without the constructs the CSP forbids, around their edges (whitespace and word characters beyond ASCII, quotes, line ends). */
+const FRAGMENTS = [
+  "eval",
+  "(",
+  " ",
+  "\u00a0",
+  "\u2028",
+  "\u3000",
+  "\ufeff",
+  "\u0085",
+  "\u2026",
+  "\u00e9",
+  "\u{1F600}",
+  "\ud800",
+  "Function",
+  "new ",
+  "new",
+  "set",
+  "Timeout",
+  "Interval",
+  "document.write",
+  "ln",
+  "'",
+  '"',
+  "`",
+  "x",
+  "_",
+  "\n",
+  "new\u00a0Function",
+  "new\u3000Function",
+];
+
 describe("measuring a linked bundle (generator/bundle/measure.ts)", () => {
   it('"gzipBytes and brotliBytes stay gzip -9 and brotli q5": the synchronous measure gives what zlib\'s asynchronous API gave, and the hashes of the text', async () => {
     for (const code of [codeOf(1), codeOf(7), "x", `${"\u00e9\u2028"}${codeOf(3)}`]) {
@@ -171,38 +203,8 @@ describe("linking a bundle's bytes (generator/bundle/link.ts linkBundleBytes, fo
   });
 
   it('"No eval, new Function, string timers or document.write": each pattern is found in forbiddenCheckText(bytes) exactly when it is found in the text (whitespace and word characters beyond ASCII included)', () => {
-    const fragments = [
-      "eval",
-      "(",
-      " ",
-      "\u00a0",
-      "\u2028",
-      "\u3000",
-      "\ufeff",
-      "\u0085",
-      "\u2026",
-      "\u00e9",
-      "\u{1F600}",
-      "\ud800",
-      "Function",
-      "new ",
-      "new",
-      "set",
-      "Timeout",
-      "Interval",
-      "document.write",
-      "ln",
-      "'",
-      '"',
-      "`",
-      "x",
-      "_",
-      "\n",
-      "new\u00a0Function",
-      "new\u3000Function",
-    ];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }), (parts) => {
         const text = parts.join("");
         const checked = forbiddenCheckText(Buffer.from(text));
         for (const [pattern] of FORBIDDEN) expect(pattern.test(checked), `${pattern} in ${JSON.stringify(text)}`).toBe(pattern.test(text));
@@ -215,32 +217,11 @@ describe("linking a bundle's bytes (generator/bundle/link.ts linkBundleBytes, fo
   });
 
   it('"No eval, new Function, string timers or document.write": checkForbidden (one scan, the patterns as one alternation) names exactly the patterns that each find something in the text', () => {
-    const fragments = [
-      "eval",
-      "(",
-      " ",
-      "\u00a0",
-      "\u2028",
-      "Function",
-      "new ",
-      "new",
-      "set",
-      "Timeout",
-      "Interval",
-      "document.write",
-      "ln",
-      "'",
-      '"',
-      "`",
-      "x",
-      "_",
-      "\n",
-    ];
     const oneByOne = (text: string) => FORBIDDEN.filter(([p]) => p.test(text)).map(([, what]) => DIAGNOSTICS.forbiddenCode("prod/go", what).message);
     const named = (text: string) => checkForbidden(text, "prod/go").map((d) => d.message);
     let found = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (parts) => {
+      fc.property(fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }), (parts) => {
         const text = parts.join("");
         if (oneByOne(text).length) found++;
         expect(named(text)).toEqual(oneByOne(text));
