@@ -18,14 +18,15 @@ import { runtimeChange, stableStringify, takeRuntimeSnapshot } from "./hash.js";
 import { linkBundle, linkBundles, type BundleReport } from "./link.js";
 import { nextManifest, readManifest, type Manifest } from "./manifest.js";
 import { defaultPaths, packageRoot } from "./paths.js";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { coreOf, inputsHashOf, MODULE_NAMES, piecesOf, rememberCores, planBundles, selectBundles, usageDiagnostics, type Selection } from "./plan.js";
 import { commitDist, createStaging } from "./write.js";
 import { readModuleBytes, writeModuleBytes } from "./module-bytes.js";
 import { takeStampedManifest, takeStampInputsKey, writeStamp } from "./stamp.js";
 
 export { commitFiles } from "./write.js";
-export { COMPILE_HINT, inlineConfig, linkBundle, type BundleReport } from "./link.js";
+export { inlineConfig, linkBundle, type BundleReport } from "./link.js";
+export { COMPILE_HINT } from "./compile-hint.js";
 export { readManifest, type Manifest, type ManifestEntry, type ShardInfo } from "./manifest.js";
 export { hasDevChecks, inputsHashOf, MODULE_NAMES, selectBundles } from "./plan.js";
 
@@ -183,14 +184,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   // 5. Link: the pieces and the config, hashed, measured and checked; each bundle staged beside its target as soon as it is linked (write.ts).
   const staging = createStaging();
   let stageError: Error | undefined;
-  // The deferred file is the same bytes for every bundle of a runtime (content-addressed like the first file): written once, its other
-  // copies staged as hard links of the first (write.ts); the alias likewise of the bundle's hashed file (issue #21: at 600 sites, 4,560 of
-  // the 6,840 files written were these copies).
-  let firstDeferred: { path: string; staged: Promise<void> } | undefined;
+  // A deferred file's name holds its content hash (deferred.ts): the first bundle to name it writes it, every other bundle's copy is staged
+  // as a hard link of that one (write.ts); the alias likewise of the bundle's hashed file (issue #21: at 600 sites, 4,560 of the 6,840
+  // files written were these copies).
+  const deferredStaged = new Map<string, { path: string; staged: Promise<void> }>();
   const stageDeferred = async (path: string, code: string) => {
-    if (!firstDeferred) return (firstDeferred = { path, staged: staging.stage(path, code, true) }).staged;
-    await firstDeferred.staged.catch(() => undefined);
-    return staging.stage(path, code, true, firstDeferred.path);
+    const first = deferredStaged.get(basename(path));
+    if (!first) {
+      const staged = staging.stage(path, code, true);
+      deferredStaged.set(basename(path), { path, staged });
+      return staged;
+    }
+    await first.staged.catch(() => undefined);
+    return staging.stage(path, code, true, first.path);
   };
   const emit = options.dryRun
     ? undefined

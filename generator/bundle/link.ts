@@ -38,8 +38,6 @@ export const FORBIDDEN: Array<[RegExp, string]> = [
   [/\bset(Timeout|Interval)\(\s*["'`]/, "a string timer"],
 ];
 
-export { COMPILE_HINT };
-
 /** Serialises the config for inlining: valid JS in every engine (U+2028/9 escaped). */
 export function inlineConfig(config: unknown): string {
   return JSON.stringify(config)

@@ -19,7 +19,8 @@ import { DEFERRED_PIECE, DEFERRED_TOKEN, deferredTokenValue } from "./deferred.j
 import { CONFIG_TOKEN, DEV_CHECKS_PIECE, DEV_CHECKS_TOKEN, MODULES_TOKEN, coreEntry, pieceEntry } from "./entry.js";
 import { featureSetOf } from "./features.js";
 import { computeRuntimeHash } from "./hash.js";
-import { COMPILE_HINT, inlineConfig, linkBundle } from "./link.js";
+import { COMPILE_HINT } from "./compile-hint.js";
+import { inlineConfig, linkBundle } from "./link.js";
 import { registryFile } from "./paths.js";
 import { coreOf, hasDevChecks } from "./plan.js";
 import type { RegistryEntry } from "./registry.js";
