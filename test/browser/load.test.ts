@@ -18,10 +18,12 @@
  * the renderer's main thread after the page's push loop (a performance mark
  * ends it), with its thread CPU time less the garbage collections inside it
  * (V8's pauses: their length depends on the machine's load and on all that
- * is live in the page), Oilpan's (Blink's heap: its incremental marking and
- * sweeping, tasks of 13-133 ms here, the page's garbage, not our work) as
- * well; the page runs nothing but the bundle after its loop, so each of
- * those tasks is the bundle's. Reported alongside: the
+ * is live in the page), Oilpan's (Blink's heap: its incremental marking) as
+ * well, and Oilpan's sweep tasks left out whole (13-133 ms of thread time
+ * here, most of it outside their trace scope: the page's garbage, not our
+ * work); the page runs nothing but the bundle after its loop, so each of
+ * the other tasks is counted as the bundle's (some of them are the
+ * browser's own, e.g. a Mojo message of 11-23 ms with no script in it). Reported alongside: the
  * `longtask` and `long-animation-frame` observers (the latter attributes
  * script time to the bundle's URL), the tasks' wall time and the longest
  * collection; wall time alone is not the bundle's on a shared 2-core machine,
@@ -186,7 +188,7 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     for (let i = 0; i < COUNT; i++) expected.set(i, perPush.get(used[i % used.length])!);
     const total = [...expected.values()].reduce((a, b) => a + b, 0);
     const counted = () => [...recordsByMarker("q", h.web.requests).values()].reduce((a, b) => a + b, 0);
-    await expect.poll(counted, { timeout: 170_000, interval: 1000 }).toBeGreaterThanOrEqual(total);
+    await expect.poll(counted, { timeout: 200_000, interval: 1000 }).toBeGreaterThanOrEqual(total);
     const wallMs = Date.now() - started;
     await new Promise((r) => setTimeout(r, 1000));
     const owned = recordsByMarker("q", h.web.requests);
@@ -211,14 +213,24 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     // A thread's CPU time cannot exceed its wall time, yet this machine's trace sometimes says so (20-50 ms of thread
     // time in an 8 ms task): the lesser of the two.
     const cpu = (e: any) => Math.min(e.tdur ?? e.dur, e.dur);
-    // A task's own CPU time: its thread time less the collections inside it (both in time order: one pass).
+    // A task's own CPU time: its thread time less the collections inside it (both in time order: one pass). Oilpan's
+    // sweep tasks are left out whole: a task that runs CppGC.IncrementalSweep is the sweeper's own (posted by
+    // cppgc's IncrementalSweepTask::Post, per the trace's "toplevel" category), and most of its CPU is outside that
+    // scope's event (35-45 ms of thread time around a 6-8 ms sweep event, no script in it: "v8.execute" shows none),
+    // so subtracting the event left 27-107 ms of Oilpan's work counted as ours (2026-11-28, 8 traced runs).
     runs.sort((a, b) => a.ts - b.ts);
     let g0 = 0;
+    const sweeps: number[] = [];
     const own = runs.map((t) => {
       while (g0 < gcs.length && gcs[g0].ts < t.ts) g0++;
       let collected = 0;
-      for (let i = g0; i < gcs.length && gcs[i].ts < t.ts + t.dur; i++) collected += cpu(gcs[i]);
-      return (cpu(t) - collected) / 1000;
+      let sweep = false;
+      for (let i = g0; i < gcs.length && gcs[i].ts < t.ts + t.dur; i++) {
+        collected += cpu(gcs[i]);
+        sweep ||= gcs[i].name === "CppGC.IncrementalSweep";
+      }
+      if (sweep) sweeps.push(cpu(t) / 1000);
+      return sweep ? 0 : (cpu(t) - collected) / 1000;
     });
     // (a loop, not Math.max(...list): some 120,000 arguments overflow the stack)
     const maxOf = (list: number[]) => list.reduce((m, x) => (x > m ? x : m), 0);
@@ -252,6 +264,8 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
       longestTaskOwnCpuMs: Math.round(taskCpuMs * 10) / 10,
       longestTaskWallMs: Math.round(taskWallMs),
       gcCount: gcs.length,
+      oilpanSweepTasks: sweeps.length,
+      longestSweepTaskCpuMs: Math.round(maxOf(sweeps)),
       longestGcCpuMs: Math.round(gcMs),
       heapDeltaMB: Math.round(((after - baseline) / 1048576) * 100) / 100,
       wallMs,
@@ -261,5 +275,5 @@ describe("load: 50,000 mixed documented events in one burst (prod/bigfuture)", (
     expect(runs.length).toBeGreaterThan(total);
     expect(taskCpuMs).toBeLessThanOrEqual(50);
     expect(after - baseline).toBeLessThan(5 * 1048576);
-  }, 240_000);
+  }, 280_000);
 });
