@@ -133,6 +133,11 @@ export function useSession() {
     const path = fullAddress(state.path)?.path ?? (normalizePath(state.path) || template?.path || "/");
     const query = pageQuery(state.path ? undefined : template?.query, state.flags, state.query);
     const frame = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    // The previous page's session ends now, not once the new page is staged: while the server stages it (an await),
+    // the old page still runs in the frame, and nothing it posts or sends is shown in the session QA is about to read.
+    frameRef.current = undefined;
+    pending.current.clear();
+    setEntries([]);
     await Promise.all([api.stage(bundle.host, bundle.key, state.csp), api.edgeMode(state.edge)]);
     const setup = pageSetup(state, config, {
       frame,

@@ -109,6 +109,40 @@ it("the URL does not move ahead of the screen: unapplied changes are shown, Copy
   await choose(app, "edge-select", "ok");
 }, 180_000);
 
+it("Load starts a new session at once: while the next page is staged, the previous page's entries are gone and what it still sends is not shown", async () => {
+  const { app } = p;
+  if (!app.url().startsWith(p.preview.url)) await app.goto(p.preview.url);
+  await loadPage(app, "bigfuture", "prod", "home", "all");
+  await expect.poll(async () => reportedRequestIds(await sessionEntries(app)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+  const old = app.frames().find((f) => f !== app.mainFrame() && /\.kiwi\.example$/.test(new URL(f.url() || "about:blank", "https://x").hostname))!;
+  // The server's staging of the next page is held until the test has looked.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let staging = 0;
+  await app.route("**/api/stage", async (route) => {
+    staging++;
+    await held;
+    await route.continue();
+  });
+  try {
+    await app.locator("[data-testid=load-button]").click();
+    await expect.poll(() => staging).toBe(1);
+    await expect.poll(async () => (await sessionEntries(app)).length).toBe(0);
+    // The old page still runs in the frame: a search it records reaches the edge, and the session stays empty.
+    const since = Date.now();
+    await old.evaluate(() => (window as any).kiwiDataLayer.push({ event: "search", term: "held-stage", type: "college", count: 3 }));
+    await expect.poll(() => edgeSince(since).filter((r) => String(r.body).includes("held-stage")).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const last = Math.max(...edgeSince(since).map((r) => r.seq));
+    await expect.poll(() => seenSeq(app), { timeout: 15_000 }).toBeGreaterThanOrEqual(last);
+    expect(await sessionEntries(app)).toEqual([]);
+  } finally {
+    release();
+    await app.unroute("**/api/stage");
+  }
+  await waitForBoot(app);
+  expect(JSON.stringify(await sessionEntries(app))).not.toContain("held-stage");
+}, 180_000);
+
 it("a full URL typed into Free path opens that URL", async () => {
   const { app } = p;
   await loadPage(app, "bigfuture", "prod", "home", "all");

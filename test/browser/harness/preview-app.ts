@@ -102,8 +102,8 @@ export async function waitForBoot(app: Page, count = 1): Promise<void> {
 }
 
 /**
- * Presses Load and waits for the bundle to boot in the new page. The session keeps the previous page's
- * entries until the new page is staged (an await), so a boot is only counted once the session names a new frame.
+ * Presses Load and waits for the bundle to boot in the new page: a boot is only counted once the session names a
+ * new frame (the session is emptied at the click, but a boot entry read just before it would still count).
  */
 export async function pressLoad(app: Page): Promise<void> {
   const frameOf = () => (window as unknown as { __sitetagsPreview?: { page?: { frame: string } } }).__sitetagsPreview?.page?.frame ?? null;
