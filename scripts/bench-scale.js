@@ -86,7 +86,8 @@ function build(bin, sites, out, cache) {
     maxBuffer: 256 << 20,
   });
   const ms = performance.now() - t;
-  if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr.slice(0, 4000)}`);
+  // With --json the diagnostics are on stdout: a failed build's error names them (a run under load once failed with exit 3 and said nothing).
+  if (r.status !== 0) throw new Error(`build failed (${r.status}): ${r.stderr.slice(0, 4000)}\nstdout: ${r.stdout.slice(0, 4000)}`);
   const reports = [...r.stderr.matchAll(/sitetags-peak-rss (\d+) cpu (\d+) private (\d+)/g)];
   // The build's process's high-water mark, plus the private memory of the CLI that waited for it (the last report; see PEAK).
   const peak = reports.length ? reports.reduce((sum, m, i) => sum + Number(m[i && i === reports.length - 1 ? 3 : 1]), 0) : NaN;

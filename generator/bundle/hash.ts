@@ -117,15 +117,53 @@ export function takeRuntimeSnapshot(root: string): RuntimeSnapshot {
   return h && h.root === root ? h.snapshot : snapshotRuntime(root);
 }
 
-/** Serialises data with sorted keys, so hashes do not depend on key order. */
-export function stableStringify(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  if (value && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
+/** Object keys as JSON strings, by key: a config's few hundred distinct keys recur in every bundle's (bounded: record keys are data). */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_MAX = 10_000;
+
+function quoteKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < QUOTED_KEYS_MAX) quotedKeys.set(key, quoted);
   }
-  return JSON.stringify(value);
+  return quoted;
+}
+
+/**
+ * Serialises data with sorted keys, so hashes do not depend on key order. One string built by appending, each key quoted once per process
+ * (quoteKey), keys sorted only when they are not in order already (issue #21: each bundle's inputsHash at 600 sites took a tenth of a
+ * config thread's CPU; 2,280 bundle configs of 13.6 kB: 0.41 s before, 0.24 s now). The same text as the earlier
+ * `{${keys.sort().filter(defined).map(...).join(",")}}` and `[${items.map(...).join(",")}]`: an array item that serialises to nothing
+ * (undefined, a function) is empty, an object's undefined values are left out, any other value that serialises to nothing reads
+ * `undefined` (hash.test.ts compares the two on arbitrary values).
+ */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      const item = stableStringify(value[i]) as string | undefined;
+      if (item !== undefined) out += item;
+    }
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Array.prototype.sort's default order is the code units' order, which < compares too.
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1] > keys[i]) {
+      keys.sort();
+      break;
+    }
+  let out = "{";
+  let first = true;
+  for (const k of keys) {
+    const v = record[k];
+    if (v === undefined) continue;
+    out += `${first ? "" : ","}${quoteKey(k)}:${stableStringify(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }

@@ -33,7 +33,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, utimesSync } from "node:fs";
 import { readdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
-import { cachedJson, writeAtomic } from "../bundle/cache-file.js";
+import { cachedJson, writeAtomic, writeAtomicSync } from "../bundle/cache-file.js";
 import { configLoader } from "./load-entry.js";
 import { ORG_FILE, type Catalogue, type LoadOptions, type ResolvedBundle, type SiteModel } from "./catalogue.js";
 import type { OrgFile } from "./schema.js";
@@ -183,9 +183,23 @@ function keptBy(keys: NonNullable<ReturnType<typeof catalogueKeys>>): Set<string
   return new Set([...[common, ...siteIndexes.map(keyOf)].map(entryName), basename(indexFile)]);
 }
 
-/** A loaded site's entry: the site and its bundles, each with its inputsHash. */
-function siteEntryOf(catalogue: Catalogue, site: SiteModel, options: CachedLoadOptions): SiteEntry {
-  return { site, bundles: catalogue.bundles.filter((b) => b.site === site.code).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) })) };
+/** The catalogue's bundles by site code, each site's in the catalogue's order. */
+function bundlesBySite(catalogue: Catalogue): Map<string, ResolvedBundle[]> {
+  const bySite = new Map<string, ResolvedBundle[]>();
+  for (const b of catalogue.bundles) {
+    const list = bySite.get(b.site);
+    if (list) list.push(b);
+    else bySite.set(b.site, [b]);
+  }
+  return bySite;
+}
+
+/**
+ * A loaded site's entry: the site and its bundles (`bySite`, bundlesBySite: a filter of the catalogue's bundles per site was quadratic, 0.1 s
+ * of a config thread at 600 sites), each with its inputsHash.
+ */
+function siteEntryOf(bySite: ReadonlyMap<string, ResolvedBundle[]>, site: SiteModel, options: CachedLoadOptions): SiteEntry {
+  return { site, bundles: (bySite.get(site.code) ?? []).map((b) => ({ ...b, inputsHash: options.inputsHashOf(b) })) };
 }
 
 /** A part of a cold build's config phase (config-worker.ts): which of the catalogue's site files it loads. */
@@ -219,11 +233,14 @@ export async function loadConfigPart(options: CachedLoadOptions & ConfigPart): P
   if (options.part === 0)
     writes.push(orgEntryOf(catalogue.org, display(ORG_FILE), texts[orgIndex]!).then((entry) => writeAtomic(entryFile(common), JSON.stringify(entry))));
   const lines: Array<[string, IndexEntry]> = [];
+  const bySite = bundlesBySite(catalogue);
   for (const [j, site] of catalogue.sites.entries()) {
     const key = keyOf(mine[j]);
     if (site.file !== display(names[mine[j]])) return undefined;
-    const entry = siteEntryOf(catalogue, site, options);
-    writes.push(writeAtomic(entryFile(key), JSON.stringify(entry)));
+    const entry = siteEntryOf(bySite, site, options);
+    // Synchronously: this thread has nothing else to do meanwhile, and each file through fs/promises cost a mkdir, an open, a write, a close
+    // and a rename through libuv's pool (0.5 s of a config thread's CPU at 600 sites).
+    writeAtomicSync(entryFile(key), JSON.stringify(entry));
     lines.push([entryName(key), indexLineOf(entry, options.coreOf)]);
   }
   await Promise.all(writes);
@@ -296,7 +313,8 @@ export async function loadCatalogueCached(options: CachedLoadOptions): Promise<C
 
   // The fresh outcomes, per site file, remembered for next time.
   const fresh = new Map<string, SiteEntry>();
-  for (const site of catalogue.sites) fresh.set(site.file, siteEntryOf(catalogue, site, options));
+  const bySite = bundlesBySite(catalogue);
+  for (const site of catalogue.sites) fresh.set(site.file, siteEntryOf(bySite, site, options));
   const lines: IndexEntry[] = [];
   const sites: SiteModel[] = [];
   const inputsHashes = new Map<ResolvedBundle, string>();

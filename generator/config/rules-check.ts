@@ -27,6 +27,8 @@ function strings(value: unknown, path: Path, out: Array<{ path: Path; text: stri
 
 /** The %name% tokens of a string; two hex digits (%C3% in a URL) are percent-encoding, not a token. */
 export function tokensOf(text: string): string[] {
+  // Most strings have no token at all (issue #21: the rules' strings of 2,280 bundles at 600 sites, each through matchAll).
+  if (!text.includes("%")) return [];
   return [...text.matchAll(TOKEN)].map((m) => m[1]).filter((name) => !/^[0-9A-Fa-f]{2}$/.test(name));
 }
 
@@ -130,15 +132,13 @@ export function checkRules({ settings, enabledModules, pick, where }: RuleCheckI
     const refs: Array<{ path: Path; name: string }> = [];
     rule.conditions.forEach((c, j) => conditionRefs(c, ["rules", i, "conditions", j], refs));
     for (const ref of refs) if (!names.includes(ref.name)) unknown(ref.name, ref.path, "a condition");
-    for (const { path, text } of strings(rule.actions, ["rules", i, "actions"]))
-      for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
+    const texts = strings(rule.actions, ["rules", i, "actions"]);
+    for (const { path, text } of texts) for (const token of tokensOf(text)) if (!names.includes(token)) unknown(token, path, `the token %${token}%`);
     // push: elements have a value only in a rule a data-layer push triggers.
     if (!rule.events.some((e) => e.type === "dataLayerPush" || e.type === "dataOnly")) {
       const uses = [
         ...refs.map((r) => ({ path: r.path, name: r.name, what: "a condition" })),
-        ...strings(rule.actions, ["rules", i, "actions"]).flatMap(({ path, text }) =>
-          tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` })),
-        ),
+        ...texts.flatMap(({ path, text }) => tokensOf(text).map((name) => ({ path, name, what: `the token %${name}%` }))),
       ];
       for (const use of uses) {
         const element = pushRead(use.name);
