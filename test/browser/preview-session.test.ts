@@ -119,10 +119,11 @@ it("Load starts a new session at once: while the next page is staged, the previo
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   let staging = 0;
-  await app.route("**/api/stage", async (route) => {
+  let continued: Promise<void> | undefined;
+  await app.route("**/api/stage", (route) => {
     staging++;
-    await held;
-    await route.continue();
+    continued = held.then(() => route.continue());
+    return continued;
   });
   try {
     await app.locator("[data-testid=load-button]").click();
@@ -137,6 +138,8 @@ it("Load starts a new session at once: while the next page is staged, the previo
     expect(await sessionEntries(app)).toEqual([]);
   } finally {
     release();
+    // The held request goes on before the route is removed (removing it first handles the request, and continue() then throws).
+    await continued;
     await app.unroute("**/api/stage");
   }
   await waitForBoot(app);
