@@ -11,9 +11,10 @@
  * since the last build) under the harness's lock, so one test process at a
  * time compiles and the others then find the pieces there.
  */
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "../../generator/bundle/build.js";
-import { CACHE_DIR, withCacheLock } from "../browser/harness/bundles.js";
+import { CACHE_DIR, LOCK_FILE, withCacheLock } from "../browser/harness/bundles.js";
 import { REPO, SITES } from "./fs.js";
 
 export const SHARED_CACHE = CACHE_DIR;
@@ -29,4 +30,20 @@ export function warmSharedCache(): Promise<string> {
     return SHARED_CACHE;
   });
   return warmed;
+}
+
+/**
+ * Copies the shared cache into `dir` (for a test that builds on its pieces but must not change them). Other test files use the cache
+ * meanwhile: the lock file and atomic writes' temporaries (generator/bundle/cache-file.ts, `.tmp-PID[-THREAD]`) come and go during the
+ * copy, so they are left out, and a copy that meets any other file gone (an lstat of the lock failed with ENOENT once in CI) is taken again.
+ */
+export function copySharedCache(dir: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      cpSync(SHARED_CACHE, dir, { recursive: true, filter: (src) => src !== LOCK_FILE && !/\.tmp-[\d-]+$/.test(src) });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 5) throw e;
+    }
+  }
 }

@@ -118,7 +118,8 @@ export function tempCatalogue(files: Record<string, string | true>): string {
   return dir;
 }
 
-const LOCK_FILE = join(CACHE_DIR, "test-build.lock");
+/** The lock withCacheLock holds while a test process compiles into the shared cache. */
+export const LOCK_FILE = join(CACHE_DIR, "test-build.lock");
 /** A lock older than this is taken to be left over, even if its process still runs. */
 const STALE_LOCK_MS = 90_000;
 

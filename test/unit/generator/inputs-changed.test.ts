@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { build } from "../../../generator/bundle/build.js";
 import { computeRuntimeHash, runtimeChange, snapshotRuntime } from "../../../generator/bundle/hash.js";
 import { REPO, snapshotTree, tempDir } from "../../helpers/fs.js";
-import { SHARED_CACHE, warmSharedCache } from "../../helpers/shared-cache.js";
+import { copySharedCache, SHARED_CACHE, warmSharedCache } from "../../helpers/shared-cache.js";
 
 // Cold compiles of the runtime, in-process: generous on a loaded two-core machine.
 vi.setConfig({ testTimeout: 300_000 });
@@ -89,20 +89,11 @@ describe('"a build reports what it built from": a runtime source written while t
     await warmSharedCache();
     const root = copyRoot();
     // The repository's compiled pieces (the copy's runtime hash is the repository's), in a cache of the test's own.
-    // Other test files use the shared cache meanwhile: their lock file and atomic writes' temporary files come and go during the copy
-    // (an lstat of test-build.lock failed with ENOENT once in CI), so those are left out, and a copy that meets a file gone is taken again.
     const sharedCopy = () => {
-      for (let attempt = 1; ; attempt++) {
-        const dir = tempDir("cache");
-        try {
-          cpSync(SHARED_CACHE, dir, { recursive: true, filter: (src) => !/(test-build\.lock|\.tmp-[\d-]+)$/.test(src) });
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5) continue;
-          throw e;
-        }
-        rmSync(join(dir, "stamp.json"), { force: true });
-        return dir;
-      }
+      const dir = tempDir("cache");
+      copySharedCache(dir);
+      rmSync(join(dir, "stamp.json"), { force: true });
+      return dir;
     };
     const cache = sharedCopy();
     const moduleBytes = existsSync(join(cache, "module-bytes.json")) ? readFileSync(join(cache, "module-bytes.json"), "utf8") : undefined;
