@@ -6,7 +6,18 @@
  * headless Chromium (harness/preview-app.ts).
  */
 import { expect, it } from "vitest";
-import { choose, loadPage, openTab, pressLoad, reportedRequestIds, seenSeq, sessionEntries, usePreviewApp, waitForBoot } from "./harness/preview-app.js";
+import {
+  choose,
+  loadPage,
+  mockPageFrame,
+  openTab,
+  pressLoad,
+  reportedRequestIds,
+  seenSeq,
+  sessionEntries,
+  usePreviewApp,
+  waitForBoot,
+} from "./harness/preview-app.js";
 
 const p = usePreviewApp({ satregQa: ["satreg", "qa"], satregProd: ["satreg", "prod"], bigfutureProd: ["bigfuture", "prod"] }, { width: 1440, height: 900 });
 
@@ -114,7 +125,7 @@ it("Load starts a new session at once: while the next page is staged, the previo
   if (!app.url().startsWith(p.preview.url)) await app.goto(p.preview.url);
   await loadPage(app, "bigfuture", "prod", "home", "all");
   await expect.poll(async () => reportedRequestIds(await sessionEntries(app)).length, { timeout: 15_000 }).toBeGreaterThan(0);
-  const old = app.frames().find((f) => f !== app.mainFrame() && /\.kiwi\.example$/.test(new URL(f.url() || "about:blank", "https://x").hostname))!;
+  const old = mockPageFrame(app);
   // The server's staging of the next page is held until the test has looked.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

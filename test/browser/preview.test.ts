@@ -11,11 +11,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundles, CHROMIUM, SITES_DIR, tempCatalogue } from "./harness/index.js";
 import type { BundleReport } from "../../generator/bundle/link.js";
-import { pressLoad } from "./harness/preview-app.js";
+import { mockPageFrame, pressLoad } from "./harness/preview-app.js";
 import { tempDir } from "./harness/temp.js";
 import { hostRules, startPreview, type PreviewServer } from "../../preview/server/main";
 import { looksRendered, pngStats } from "../../preview/server/png-check";
@@ -67,17 +67,7 @@ afterAll(async () => {
 });
 
 /** The mock page's frame. */
-function pageFrame(): Frame {
-  const frame = app.frames().find((f) => f !== app.mainFrame() && /\.kiwi\.example$/.test(new URL(f.url() || "about:blank", "https://x").hostname));
-  if (!frame)
-    throw new Error(
-      `no mock page frame; frames: ${app
-        .frames()
-        .map((f) => f.url())
-        .join(", ")}`,
-    );
-  return frame;
-}
+const pageFrame = () => mockPageFrame(app);
 
 async function choose(testId: string, value: string) {
   await app.locator(`[data-testid=${testId}]`).selectOption(value);

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { hostRules, startPreview, type PreviewServer } from "../../../preview/server/main";
 import { CHROMIUM } from "./browser.js";
@@ -77,6 +77,19 @@ export async function choose(app: Page, testId: string, value: string): Promise<
 
 export async function openTab(app: Page, name: string): Promise<void> {
   await app.locator(`[data-testid=tab-${name}]`).click();
+}
+
+/** The mock page's frame in the app (the frame on a fictional *.kiwi.example host). */
+export function mockPageFrame(app: Page): Frame {
+  const frame = app.frames().find((f) => f !== app.mainFrame() && /\.kiwi\.example$/.test(new URL(f.url() || "about:blank", "https://x").hostname));
+  if (!frame)
+    throw new Error(
+      `no mock page frame; frames: ${app
+        .frames()
+        .map((f) => f.url())
+        .join(", ")}`,
+    );
+  return frame;
 }
 
 /** The live session's entries (window.__sitetagsPreview). */
